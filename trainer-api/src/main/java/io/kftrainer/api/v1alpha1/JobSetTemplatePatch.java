@@ -1,0 +1,76 @@
+package io.kftrainer.api.v1alpha1;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import io.fabric8.crd.generator.annotation.SchemaFrom;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.kftrainer.api.schema.EmbeddedObjectMeta;
+import java.util.Objects;
+
+/**
+ * Patch of the JobSet template: metadata and a restricted spec.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonPropertyOrder({"metadata", "spec"})
+public class JobSetTemplatePatch {
+
+  @JsonProperty("metadata")
+  @JsonPropertyDescription("JobSet metadata patch; only labels and annotations are allowed.")
+  @SchemaFrom(type = EmbeddedObjectMeta.class)
+  private ObjectMeta metadata;
+
+  @JsonProperty("spec")
+  @JsonPropertyDescription("Restricted JobSet spec patch.")
+  private JobSetSpecPatch spec;
+
+  public ObjectMeta getMetadata() {
+    return metadata;
+  }
+
+  public void setMetadata(ObjectMeta metadata) {
+    this.metadata = metadata;
+  }
+
+  public JobSetTemplatePatch withMetadata(ObjectMeta metadata) {
+    this.metadata = metadata;
+    return this;
+  }
+
+  public JobSetSpecPatch getSpec() {
+    return spec;
+  }
+
+  public void setSpec(JobSetSpecPatch spec) {
+    this.spec = spec;
+  }
+
+  public JobSetTemplatePatch withSpec(JobSetSpecPatch spec) {
+    this.spec = spec;
+    return this;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (this == o) {
+      return true;
+    }
+    if (o == null || getClass() != o.getClass()) {
+      return false;
+    }
+    JobSetTemplatePatch that = (JobSetTemplatePatch) o;
+    return Objects.equals(metadata, that.metadata)
+        && Objects.equals(spec, that.spec);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(metadata, spec);
+  }
+
+  @Override
+  public String toString() {
+    return "JobSetTemplatePatch{metadata=" + metadata + ", spec=" + spec + "}";
+  }
+}
