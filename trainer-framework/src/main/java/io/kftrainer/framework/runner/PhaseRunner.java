@@ -1,0 +1,193 @@
+package io.kftrainer.framework.runner;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.kftrainer.api.v1alpha1.TrainJob;
+import io.kftrainer.framework.model.RuntimeInfo;
+import io.kftrainer.framework.model.RuntimeSource;
+import io.kftrainer.framework.model.ValidationResult;
+import io.kftrainer.framework.spi.BuildContext;
+import io.kftrainer.framework.spi.ComponentBuilder;
+import io.kftrainer.framework.spi.CustomValidation;
+import io.kftrainer.framework.spi.EnforceMLPolicy;
+import io.kftrainer.framework.spi.EnforcePodGroupPolicy;
+import io.kftrainer.framework.spi.EnforcePodSpec;
+import io.kftrainer.framework.spi.ObjectLookup;
+import io.kftrainer.framework.spi.Plugin;
+import io.kftrainer.framework.spi.PreBuildSync;
+import io.kftrainer.framework.spi.StatusContext;
+import io.kftrainer.framework.spi.TerminalCondition;
+import io.kftrainer.framework.spi.ValidationContext;
+import io.kftrainer.framework.spi.Watch;
+import io.kftrainer.framework.spi.WatchExtension;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * Calls the plugins in phase order. The four phases:
+ *
+ * <ol>
+ *   <li><b>Start-up</b> (the constructor, once): sorts the plugins by extension point and by
+ *       {@link Plugin#order()} then name, rejects duplicate names and a second {@link TerminalCondition}, and
+ *       collects the {@link WatchExtension} declarations.</li>
+ *   <li><b>Pre-execution</b> ({@link #runPreExecution}): every {@link CustomValidation}, errors and warnings
+ *       aggregated.</li>
+ *   <li><b>Build</b> ({@link #runBuild}): runtime info from the runtime and the TrainJob, then every
+ *       {@link EnforceMLPolicy}, every {@link EnforcePodGroupPolicy}, every {@link EnforcePodSpec}, every
+ *       {@link PreBuildSync}, and finally every {@link ComponentBuilder}, whose objects are concatenated. Enforce
+ *       steps stop at the first failure.</li>
+ *   <li><b>Post-execution</b> ({@link #runPostExecution}): the {@code Created} and {@code Suspended} conditions,
+ *       the {@link TerminalCondition}, the active deadline.</li>
+ * </ol>
+ *
+ * <p>A plugin that throws is reported as a {@link PluginException} naming it and the phase; the phase then returns
+ * nothing, never half a result. Thread-safe when the plugins are.
+ */
+public final class PhaseRunner {
+
+  private static final Comparator<Plugin> PHASE_ORDER =
+      Comparator.comparingInt(Plugin::order).thenComparing(Plugin::name);
+
+  private final List<Plugin> plugins;
+  private final List<CustomValidation> validations;
+  private final List<EnforceMLPolicy> mlPolicies;
+  private final List<EnforcePodGroupPolicy> podGroupPolicies;
+  private final List<EnforcePodSpec> podSpecs;
+  private final List<PreBuildSync> preBuildSyncs;
+  private final List<ComponentBuilder> builders;
+  private final List<Watch> watches;
+  private final PostExecution postExecution;
+  private final RuntimeInfoFactory infoFactory = new RuntimeInfoFactory();
+
+  /** The start-up phase. */
+  public PhaseRunner(Collection<? extends Plugin> plugins) {
+    this.plugins = plugins.stream().map(Plugin.class::cast).sorted(PHASE_ORDER).toList();
+    rejectDuplicateNames(this.plugins);
+    this.validations = implementing(CustomValidation.class);
+    this.mlPolicies = implementing(EnforceMLPolicy.class);
+    this.podGroupPolicies = implementing(EnforcePodGroupPolicy.class);
+    this.podSpecs = implementing(EnforcePodSpec.class);
+    this.preBuildSyncs = implementing(PreBuildSync.class);
+    this.builders = implementing(ComponentBuilder.class);
+    this.watches = implementing(WatchExtension.class).stream()
+        .flatMap(plugin -> plugin.watches().stream())
+        .distinct()
+        .toList();
+    List<TerminalCondition> terminalConditions = implementing(TerminalCondition.class);
+    if (terminalConditions.size() > 1) {
+      throw new PluginSetupException("too many TerminalCondition plugins: "
+          + terminalConditions.stream().map(Plugin::name).toList() + "; at most one may be loaded");
+    }
+    this.postExecution = new PostExecution(terminalConditions.stream().findFirst());
+  }
+
+  /** Every plugin, in phase order. */
+  public List<Plugin> plugins() {
+    return plugins;
+  }
+
+  /** The resources the operator must watch, from every {@link WatchExtension}, without duplicates. */
+  public List<Watch> watches() {
+    return watches;
+  }
+
+  /** Fails start-up unless a plugin of each name is loaded. */
+  public void requirePlugins(Collection<String> names) {
+    Set<String> loaded = new HashSet<>(plugins.stream().map(Plugin::name).toList());
+    List<String> missing = names.stream().filter(n -> !loaded.contains(n)).toList();
+    if (!missing.isEmpty()) {
+      throw new PluginSetupException("required plugins are not loaded: " + missing + " (loaded: "
+          + plugins.stream().map(Plugin::name).toList() + ")");
+    }
+  }
+
+  /**
+   * The pre-execution phase: every {@link CustomValidation} on the TrainJob (and its previous version on
+   * update), with errors and warnings of all plugins aggregated in plugin order.
+   *
+   * @param oldTrainJob the stored TrainJob on update, null on create
+   */
+  public ValidationResult runPreExecution(RuntimeSource runtime, TrainJob oldTrainJob, TrainJob trainJob,
+      ObjectLookup cluster) {
+    RuntimeInfo info = infoFactory.newRuntimeInfo(runtime, trainJob);
+    ValidationContext context = new ValidationContext(trainJob, oldTrainJob, info, cluster);
+    ValidationResult result = ValidationResult.ok();
+    for (CustomValidation plugin : validations) {
+      try {
+        result = result.and(plugin.validate(context));
+      } catch (RuntimeException e) {
+        throw new PluginException(plugin.name(), "CustomValidation", e);
+      }
+    }
+    return result;
+  }
+
+  /**
+   * The build phase (follows a successful pre-execution): the objects to apply for the TrainJob, each marked as
+   * its child ({@link ChildObjects}).
+   */
+  public BuildResult runBuild(RuntimeSource runtime, TrainJob trainJob, ObjectLookup cluster) {
+    RuntimeInfo info = infoFactory.newRuntimeInfo(runtime, trainJob);
+    BuildContext context = new BuildContext(trainJob, info, cluster);
+    runEach(mlPolicies, "EnforceMLPolicy", plugin -> plugin.enforceMLPolicy(context));
+    runEach(podGroupPolicies, "EnforcePodGroupPolicy", plugin -> plugin.enforcePodGroupPolicy(context));
+    runEach(podSpecs, "EnforcePodSpec", plugin -> plugin.enforcePodSpec(context));
+    runEach(preBuildSyncs, "PreBuildSync", plugin -> plugin.preBuildSync(context));
+    List<HasMetadata> objects = new ArrayList<>();
+    runEach(builders, "ComponentBuilder", plugin -> objects.addAll(plugin.build(context)));
+    objects.forEach(object -> ChildObjects.adopt(trainJob, object));
+    return new BuildResult(objects, info);
+  }
+
+  /**
+   * The post-execution phase (follows the build and the apply): the TrainJob's new status from what happened to
+   * its children and from what the {@link TerminalCondition} observes.
+   */
+  public PostExecutionResult runPostExecution(TrainJob trainJob, BuildOutcome outcome, ObjectLookup cluster,
+      Instant now) {
+    return postExecution.run(new StatusContext(trainJob, cluster), outcome, now);
+  }
+
+  private <T extends Plugin> void runEach(List<T> phasePlugins, String phase, Consumer<T> call) {
+    for (T plugin : phasePlugins) {
+      try {
+        call.accept(plugin);
+      } catch (RuntimeException e) {
+        throw new PluginException(plugin.name(), phase, e);
+      }
+    }
+  }
+
+  private <T> List<T> implementing(Class<T> type) {
+    return plugins.stream().filter(type::isInstance).map(type::cast).toList();
+  }
+
+  private static void rejectDuplicateNames(List<Plugin> plugins) {
+    Set<String> seen = new HashSet<>();
+    for (Plugin plugin : plugins) {
+      if (!seen.add(plugin.name())) {
+        List<String> classes = plugins.stream().filter(p -> p.name().equals(plugin.name()))
+            .map(p -> p.getClass().getName()).toList();
+        throw new PluginSetupException("duplicate plugin name \"" + plugin.name() + "\": " + classes);
+      }
+    }
+  }
+
+  /** Whether the TrainJob has a true {@code Complete} or {@code Failed} condition. */
+  public static boolean isFinished(TrainJob trainJob) {
+    return trainJob.getStatus() != null && PostExecution.isFinished(trainJob.getStatus().getConditions());
+  }
+
+  /**
+   * The runtime info a build starts from, before any plugin ran: the runtime template with the TrainJob's runtime
+   * patches and resources per node merged. For tools and tests.
+   */
+  public RuntimeInfo newRuntimeInfo(RuntimeSource runtime, TrainJob trainJob) {
+    return infoFactory.newRuntimeInfo(runtime, trainJob);
+  }
+}

@@ -1,0 +1,31 @@
+package io.kftrainer.framework.runner;
+
+/**
+ * A plugin failed in a phase. The message names both, so that a condition or Event built from it tells the user
+ * which plugin to look at; the cause keeps the plugin's own exception.
+ */
+public final class PluginException extends RuntimeException {
+
+  private static final long serialVersionUID = 1L;
+
+  private final String plugin;
+  private final String phase;
+
+  public PluginException(String plugin, String phase, Throwable cause) {
+    super("plugin " + plugin + " failed in " + phase + ": " + describe(cause), cause);
+    this.plugin = plugin;
+    this.phase = phase;
+  }
+
+  public String plugin() {
+    return plugin;
+  }
+
+  public String phase() {
+    return phase;
+  }
+
+  private static String describe(Throwable cause) {
+    return cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
+  }
+}

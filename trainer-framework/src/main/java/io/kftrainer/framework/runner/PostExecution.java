@@ -1,0 +1,145 @@
+package io.kftrainer.framework.runner;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.kftrainer.api.v1alpha1.JobStatus;
+import io.kftrainer.api.v1alpha1.TrainJob;
+import io.kftrainer.api.v1alpha1.TrainJobStatus;
+import io.kftrainer.api.v1alpha1.TrainerConstants;
+import io.kftrainer.framework.model.TerminalStatus;
+import io.kftrainer.framework.spi.StatusContext;
+import io.kftrainer.framework.spi.TerminalCondition;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The post-execution phase: the framework's own conditions ({@code Created}, {@code Suspended}), then the
+ * {@link TerminalCondition} plugin's {@code Complete} / {@code Failed}, then the active deadline.
+ */
+final class PostExecution {
+
+  static final String CREATED_MESSAGE = "TrainJob resources were created";
+
+  private final Optional<TerminalCondition> terminalCondition;
+
+  PostExecution(Optional<TerminalCondition> terminalCondition) {
+    this.terminalCondition = terminalCondition;
+  }
+
+  PostExecutionResult run(StatusContext context, BuildOutcome outcome, Instant now) {
+    TrainJob trainJob = context.trainJob();
+    TrainJobStatus status = copyOf(trainJob.getStatus());
+    List<Condition> conditions = status.getConditions();
+    List<Condition> transitions = new ArrayList<>();
+    boolean finishedBefore = isFinished(conditions);
+
+    if (outcome instanceof BuildOutcome.Created) {
+      set(transitions, conditions, TrainerConstants.CONDITION_CREATED, Conditions.TRUE,
+          TrainerConstants.REASON_JOBS_CREATED, CREATED_MESSAGE, now);
+    } else if (outcome instanceof BuildOutcome.BuildFailed failed
+        && !Conditions.isTrue(conditions, TrainerConstants.CONDITION_CREATED)) {
+      set(transitions, conditions, TrainerConstants.CONDITION_CREATED, Conditions.FALSE, failed.reason(),
+          failed.message(), now);
+    } else if (outcome instanceof BuildOutcome.RuntimeUnavailable unavailable) {
+      set(transitions, conditions, TrainerConstants.CONDITION_FAILED, Conditions.TRUE, unavailable.reason(),
+          unavailable.message(), now);
+    }
+
+    if (Boolean.TRUE.equals(trainJob.getSpec().getSuspend())) {
+      set(transitions, conditions, TrainerConstants.CONDITION_SUSPENDED, Conditions.TRUE,
+          TrainerConstants.REASON_SUSPENDED, TrainerConstants.MESSAGE_SUSPENDED, now);
+    } else if (Conditions.isTrue(conditions, TrainerConstants.CONDITION_SUSPENDED)) {
+      set(transitions, conditions, TrainerConstants.CONDITION_SUSPENDED, Conditions.FALSE,
+          TrainerConstants.REASON_RESUMED, TrainerConstants.MESSAGE_RESUMED, now);
+    }
+
+    Optional<TerminalStatus> observed = terminalCondition.flatMap(plugin -> observe(plugin, context));
+    observed.ifPresent(terminal -> {
+      if (!terminal.jobsStatus().isEmpty()) {
+        status.setJobsStatus(new ArrayList<>(terminal.jobsStatus()));
+      }
+      if (!finishedBefore) {
+        terminal.terminalCondition().ifPresent(condition -> {
+          Condition wanted = withTimeDefault(condition, now);
+          if (Conditions.set(conditions, wanted)) {
+            transitions.add(wanted);
+          }
+        });
+      }
+    });
+
+    boolean deadlineExceeded = false;
+    Optional<Duration> requeueAfter = Optional.empty();
+    Long activeDeadlineSeconds = trainJob.getSpec().getActiveDeadlineSeconds();
+    if (activeDeadlineSeconds != null && !isFinished(conditions)
+        && !Boolean.TRUE.equals(trainJob.getSpec().getSuspend())) {
+      Instant deadline = deadlineClockStart(trainJob, conditions).plusSeconds(activeDeadlineSeconds);
+      if (!now.isBefore(deadline)) {
+        set(transitions, conditions, TrainerConstants.CONDITION_FAILED, Conditions.TRUE,
+            TrainerConstants.REASON_DEADLINE_EXCEEDED, TrainerConstants.MESSAGE_DEADLINE_EXCEEDED, now);
+        deadlineExceeded = true;
+      } else {
+        requeueAfter = Optional.of(Duration.between(now, deadline));
+      }
+    }
+    return new PostExecutionResult(status, transitions, deadlineExceeded, requeueAfter);
+  }
+
+  static boolean isFinished(List<Condition> conditions) {
+    return Conditions.isTrue(conditions, TrainerConstants.CONDITION_COMPLETE)
+        || Conditions.isTrue(conditions, TrainerConstants.CONDITION_FAILED);
+  }
+
+  /** The deadline clock starts at creation, or again at the last resume. */
+  private static Instant deadlineClockStart(TrainJob trainJob, List<Condition> conditions) {
+    return Conditions.find(conditions, TrainerConstants.CONDITION_SUSPENDED)
+        .filter(c -> Conditions.FALSE.equals(c.getStatus()) && c.getLastTransitionTime() != null)
+        .map(c -> parse(c.getLastTransitionTime()))
+        .orElseGet(() -> parse(trainJob.getMetadata().getCreationTimestamp()));
+  }
+
+  private static Optional<TerminalStatus> observe(TerminalCondition plugin, StatusContext context) {
+    try {
+      return plugin.terminalStatus(context);
+    } catch (RuntimeException e) {
+      throw new PluginException(plugin.name(), "TerminalCondition", e);
+    }
+  }
+
+  private static void set(List<Condition> transitions, List<Condition> conditions, String type, String status,
+      String reason, String message, Instant now) {
+    if (Conditions.set(conditions, type, status, reason, message, now)) {
+      transitions.add(Conditions.find(conditions, type).orElseThrow());
+    }
+  }
+
+  private static Condition withTimeDefault(Condition condition, Instant now) {
+    if (condition.getLastTransitionTime() != null) {
+      return condition;
+    }
+    Condition copy = new Condition();
+    copy.setType(condition.getType());
+    copy.setStatus(condition.getStatus());
+    copy.setReason(condition.getReason());
+    copy.setMessage(condition.getMessage());
+    copy.setLastTransitionTime(Conditions.timestamp(now));
+    return copy;
+  }
+
+  private static Instant parse(String timestamp) {
+    return timestamp == null ? Instant.EPOCH : OffsetDateTime.parse(timestamp).toInstant();
+  }
+
+  private static TrainJobStatus copyOf(TrainJobStatus status) {
+    TrainJobStatus copy = new TrainJobStatus();
+    copy.setConditions(status == null || status.getConditions() == null ? new ArrayList<>()
+        : new ArrayList<>(status.getConditions()));
+    List<JobStatus> jobs = status == null ? null : status.getJobsStatus();
+    copy.setJobsStatus(jobs == null ? null : new ArrayList<>(jobs));
+    copy.setTrainerStatus(status == null ? null : status.getTrainerStatus());
+    return copy;
+  }
+}
