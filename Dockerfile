@@ -1,0 +1,62 @@
+# syntax=docker/dockerfile:1
+#
+# The trainer operator image: ghcr.io/kftrainer/trainer-operator
+#
+#   docker build -t ghcr.io/kftrainer/trainer-operator:0.1.0 .
+#
+# Third-party plugin jars are not baked in: mount them at /opt/trainer/plugins
+# (see manifests/base/deployment.yaml).
+
+# ---- build ------------------------------------------------------------------
+FROM maven:3.9-eclipse-temurin-17 AS build
+WORKDIR /src
+COPY . .
+# The cache mount keeps ~/.m2 between builds (BuildKit).
+RUN --mount=type=cache,target=/root/.m2 \
+    ./mvnw -B -q -DskipTests package -pl trainer-operator -am
+# Pick the runnable jar, whatever the packaging names it: an explicit
+# trainer-operator.jar, else a shaded/fat jar, else the main artifact; and
+# copy a dependency directory (target/lib, for a Class-Path manifest) if any.
+RUN set -eu; \
+    cd trainer-operator/target; \
+    jar=""; \
+    for pattern in 'trainer-operator.jar' '*-shaded.jar' '*-all.jar' '*-jar-with-dependencies.jar' 'trainer-operator-*.jar'; do \
+      for f in $pattern; do \
+        case "$f" in original-*|*-sources.jar|*-javadoc.jar|*-tests.jar) continue ;; esac; \
+        if [ -f "$f" ]; then jar="$f"; break 2; fi; \
+      done; \
+    done; \
+    if [ -z "$jar" ]; then echo "no trainer-operator jar in $(pwd)" >&2; ls -l >&2; exit 1; fi; \
+    mkdir -p /out/app /tmp/manifest; \
+    cp "$jar" /out/app/trainer-operator.jar; \
+    if [ -d lib ]; then cp -r lib /out/app/lib; fi; \
+    (cd /tmp/manifest && jar xf /out/app/trainer-operator.jar META-INF/MANIFEST.MF); \
+    grep -q '^Main-Class:' /tmp/manifest/META-INF/MANIFEST.MF \
+      || { echo "$jar has no Main-Class" >&2; exit 1; }
+
+# ---- runtime ----------------------------------------------------------------
+FROM eclipse-temurin:17-jre
+
+LABEL org.opencontainers.image.title="trainer-operator" \
+      org.opencontainers.image.description="Kubeflow Trainer v2 operator for the JVM" \
+      org.opencontainers.image.licenses="Apache-2.0"
+
+# A fixed non-root identity (65532, as in distroless "nonroot"), matching
+# runAsUser in the Deployment.
+RUN groupadd --system --gid 65532 nonroot \
+ && useradd --system --uid 65532 --gid 65532 --no-create-home \
+      --home-dir /nonexistent --shell /usr/sbin/nologin nonroot \
+ && mkdir -p /app /opt/trainer/plugins
+
+# Owned by root and read-only for the operator.
+COPY --from=build /out/app/ /app/
+
+ENV JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=75"
+WORKDIR /app
+USER 65532:65532
+
+# webhook, metrics, health
+EXPOSE 9443 8080 8081
+
+ENTRYPOINT ["java", "-jar", "/app/trainer-operator.jar"]
+CMD ["run"]
