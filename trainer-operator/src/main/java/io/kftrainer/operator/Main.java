@@ -1,0 +1,54 @@
+package io.kftrainer.operator;
+
+import io.kftrainer.operator.cli.ErrorHandler;
+import io.kftrainer.operator.cli.Streams;
+import io.kftrainer.operator.cli.VersionProvider;
+import io.kftrainer.operator.plugins.PluginsCommand;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * The {@code trainer-operator} executable: one picocli command per mode of operation.
+ *
+ * <p>Every subcommand is registered in {@link #commandLine(Streams)}, which takes the standard streams as
+ * arguments so that tests drive the real commands in process. Exit codes: 0 success, 1 failure (invalid input,
+ * plugin error), 2 usage error.
+ */
+@Command(name = "trainer-operator", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+    description = "Kubeflow Trainer v2 operator for the JVM.")
+public final class Main implements Runnable {
+
+  @Spec
+  private CommandSpec spec;
+
+  public static void main(String[] args) {
+    System.exit(execute(Streams.system(), args));
+  }
+
+  /** Runs the command line {@code args} with these streams and returns the exit code. */
+  public static int execute(Streams streams, String... args) {
+    int exitCode = commandLine(streams).execute(args);
+    streams.out().flush();
+    streams.err().flush();
+    return exitCode;
+  }
+
+  /** The command tree: {@code trainer-operator} and every subcommand, writing to {@code streams}. */
+  public static CommandLine commandLine(Streams streams) {
+    CommandLine commandLine = new CommandLine(new Main());
+    commandLine.addSubcommand(new PluginsCommand());
+    commandLine.setOut(streams.out());
+    commandLine.setErr(streams.err());
+    commandLine.setExecutionExceptionHandler(new ErrorHandler());
+    return commandLine;
+  }
+
+  /** Without a subcommand there is nothing to do: a usage error. */
+  @Override
+  public void run() {
+    throw new ParameterException(spec.commandLine(), "Missing required subcommand");
+  }
+}

@@ -1,0 +1,107 @@
+package io.kftrainer.operator.plugins;
+
+import io.kftrainer.framework.loader.LoadProblem;
+import io.kftrainer.framework.loader.LoadedPlugin;
+import io.kftrainer.framework.loader.PluginDirectory;
+import io.kftrainer.framework.loader.PluginLoader;
+import io.kftrainer.framework.loader.PluginSet;
+import io.kftrainer.framework.runner.PhaseRunner;
+import io.kftrainer.framework.runner.PluginSetupException;
+import io.kftrainer.framework.spi.ExtensionPoint;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The plugins of this operator process and the {@link PhaseRunner} over them, built once at start-up.
+ *
+ * <p>Plugins come from two places: the built-in ones on the operator's own class path (found with
+ * {@link java.util.ServiceLoader}, exactly like third-party ones; the operator never names a plugin class), then
+ * the jars of the plugin directory, each plugin with a class loader of its own ({@link PluginDirectory}). Each
+ * loaded plugin is logged with its extension points and origin; a jar or class that cannot be loaded is logged
+ * and reported in {@link #problems()} while the others still load.
+ *
+ * <p>The runner needs a consistent set: unique names, at most one terminal-condition plugin, and the
+ * {@value #JOBSET} plugin, without which no TrainJob produces anything. When the set is not consistent,
+ * {@link #runner()} throws the {@link PluginSetupException}, but the plugins and problems are still listed, so
+ * that the {@code plugins} command can show what was found.
+ */
+public final class OperatorPlugins {
+
+  /** Where the operator image expects third-party plugins (mounted into the container). */
+  public static final String DEFAULT_PLUGINS_DIR = "/opt/trainer/plugins";
+
+  /** The plugin that builds the JobSet: every other plugin only contributes to it. */
+  public static final String JOBSET = "JobSet";
+
+  private static final Logger LOG = LoggerFactory.getLogger(OperatorPlugins.class);
+
+  private final PluginSet plugins;
+  private final PhaseRunner runner;
+  private final PluginSetupException setupError;
+
+  private OperatorPlugins(PluginSet plugins) {
+    this.plugins = plugins;
+    PhaseRunner built = null;
+    PluginSetupException error = null;
+    try {
+      built = new PhaseRunner(plugins.instances());
+      built.requirePlugins(List.of(JOBSET));
+    } catch (PluginSetupException e) {
+      built = null;
+      error = e;
+    }
+    this.runner = built;
+    this.setupError = error;
+  }
+
+  /** The built-in plugins (from the class path of the operator) and those of {@code pluginsDir}. */
+  public static OperatorPlugins load(Path pluginsDir) {
+    return load(OperatorPlugins.class.getClassLoader(), pluginsDir);
+  }
+
+  /** The plugins visible to {@code builtIn} and those of {@code pluginsDir}, whose class loaders it parents. */
+  public static OperatorPlugins load(ClassLoader builtIn, Path pluginsDir) {
+    PluginSet found = PluginLoader.load(builtIn).plus(PluginDirectory.load(pluginsDir, builtIn));
+    found.plugins().forEach(plugin -> LOG.info("Loaded plugin {} {} from {}", plugin.plugin().name(),
+        extensionPoints(plugin), plugin.origin()));
+    found.problems().forEach(problem -> LOG.warn("Cannot load plugin {}: {}", problem.path(), problem.message()));
+    OperatorPlugins result = new OperatorPlugins(found);
+    result.setupError().ifPresent(e -> LOG.error("Plugins cannot run: {}", e.getMessage()));
+    return result;
+  }
+
+  /** Every plugin found, built-in ones first, then those of the plugin directory in path order. */
+  public List<LoadedPlugin> plugins() {
+    return plugins.plugins();
+  }
+
+  /** The jars and classes that could not be loaded. */
+  public List<LoadProblem> problems() {
+    return plugins.problems();
+  }
+
+  /**
+   * The runner over every plugin, with the {@value #JOBSET} plugin present.
+   *
+   * @throws PluginSetupException if the plugins cannot run together (see {@link #setupError()})
+   */
+  public PhaseRunner runner() {
+    if (setupError != null) {
+      throw setupError;
+    }
+    return runner;
+  }
+
+  /** Why the plugins cannot run together, if they cannot. */
+  public Optional<PluginSetupException> setupError() {
+    return Optional.ofNullable(setupError);
+  }
+
+  /** The names of the extension points a plugin implements, in phase order, e.g. {@code [EnforceMLPolicy]}. */
+  public static List<String> extensionPoints(LoadedPlugin plugin) {
+    return ExtensionPoint.implementedBy(plugin.plugin()).stream().map(ExtensionPoint::displayName).toList();
+  }
+}

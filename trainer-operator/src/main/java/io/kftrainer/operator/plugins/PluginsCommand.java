@@ -1,0 +1,72 @@
+package io.kftrainer.operator.plugins;
+
+import ch.qos.logback.classic.Level;
+import io.kftrainer.framework.loader.LoadProblem;
+import io.kftrainer.framework.loader.LoadedPlugin;
+import io.kftrainer.operator.cli.Logging;
+import io.kftrainer.operator.cli.PluginsDirOption;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code trainer-operator plugins}: what the operator would load. A table of every plugin (name, order, extension
+ * points, origin jar) on stdout, then the load problems; exit 1 if there are problems or the plugins cannot run
+ * together (duplicate name, no JobSet plugin), whose reason goes to stderr.
+ */
+@Command(name = "plugins", mixinStandardHelpOptions = true,
+    description = "List the plugins the operator loads: built-in ones and those of --plugins-dir.")
+public final class PluginsCommand implements Callable<Integer> {
+
+  @Spec
+  private CommandSpec spec;
+
+  @Mixin
+  private PluginsDirOption pluginsDir;
+
+  @Override
+  public Integer call() {
+    Logging.setLevel(Level.WARN);
+    OperatorPlugins plugins = pluginsDir.load();
+    PrintWriter out = spec.commandLine().getOut();
+    out.print(table(plugins.plugins()));
+    if (!plugins.problems().isEmpty()) {
+      out.println();
+      out.println("Load problems:");
+      for (LoadProblem problem : plugins.problems()) {
+        out.println("  " + problem.path() + ": " + problem.message());
+      }
+    }
+    plugins.setupError().ifPresent(error -> spec.commandLine().getErr().println("Error: " + error.getMessage()));
+    return plugins.problems().isEmpty() && plugins.setupError().isEmpty() ? 0 : 1;
+  }
+
+  static String table(List<LoadedPlugin> plugins) {
+    List<String[]> rows = new ArrayList<>();
+    rows.add(new String[] {"NAME", "ORDER", "EXTENSION POINTS", "ORIGIN"});
+    for (LoadedPlugin plugin : plugins) {
+      rows.add(new String[] {plugin.plugin().name(), String.valueOf(plugin.plugin().order()),
+          String.join(",", OperatorPlugins.extensionPoints(plugin)), plugin.origin()});
+    }
+    int[] widths = new int[4];
+    for (String[] row : rows) {
+      for (int i = 0; i < row.length; i++) {
+        widths[i] = Math.max(widths[i], row[i].length());
+      }
+    }
+    StringBuilder text = new StringBuilder();
+    for (String[] row : rows) {
+      StringBuilder line = new StringBuilder();
+      for (int i = 0; i < row.length; i++) {
+        line.append(i < row.length - 1 ? String.format("%-" + (widths[i] + 3) + "s", row[i]) : row[i]);
+      }
+      text.append(line.toString().stripTrailing()).append('\n');
+    }
+    return text.toString();
+  }
+}

@@ -1,0 +1,82 @@
+package io.kftrainer.operator.yaml;
+
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads multi-document YAML (and so JSON) manifests into {@link Manifest}s. Empty documents are skipped, as
+ * {@code kubectl} does; a document that is not a mapping with {@code apiVersion} and {@code kind} is an error.
+ */
+public final class ManifestReader {
+
+  private static final YAMLFactory YAML = YAMLFactory.builder().build();
+  private static final ObjectMapper MAPPER = JsonMapper.builder().build();
+
+  private ManifestReader() {
+  }
+
+  /**
+   * Every non-empty document of {@code text}, in order.
+   *
+   * @param source how messages name the text: a file name, or {@code -} for stdin
+   * @throws ManifestException if the text is not YAML or a document is not a Kubernetes object
+   */
+  public static List<Manifest> read(String text, String source) {
+    List<Manifest> manifests = new ArrayList<>();
+    try (YAMLParser parser = YAML.createParser(text)) {
+      var trees = MAPPER.readValues(parser, JsonNode.class);
+      while (trees.hasNextValue()) {
+        JsonNode tree = trees.nextValue();
+        if (tree == null || tree.isNull() || tree.isMissingNode()) {
+          continue;
+        }
+        Manifest manifest = new Manifest(source, manifests.size() + 1, tree);
+        check(manifest);
+        manifests.add(manifest);
+      }
+    } catch (JsonProcessingException e) {
+      throw new ManifestException(source, describe(e), e);
+    } catch (IOException e) {
+      throw new ManifestException(source, String.valueOf(e.getMessage()), e);
+    }
+    return manifests;
+  }
+
+  private static void check(Manifest manifest) {
+    if (!manifest.tree().isObject()) {
+      throw new ManifestException(manifest.location(), "not a Kubernetes object (a YAML mapping)", null);
+    }
+    if (manifest.apiVersion().isEmpty() || manifest.kind().isEmpty()) {
+      throw new ManifestException(manifest.location(), "not a Kubernetes object: apiVersion and kind are required",
+          null);
+    }
+  }
+
+  /** The parser's complaint on one line, with where it was found. */
+  private static String describe(JsonProcessingException e) {
+    String message = firstLine(e.getOriginalMessage());
+    JsonLocation location = e.getLocation();
+    if (location != null && location.getLineNr() > 0) {
+      return "invalid YAML at line " + location.getLineNr() + ", column " + location.getColumnNr() + ": "
+          + message;
+    }
+    return "invalid YAML: " + message;
+  }
+
+  static String firstLine(String message) {
+    if (message == null) {
+      return "unknown error";
+    }
+    String trimmed = message.strip();
+    int newline = trimmed.indexOf('\n');
+    return newline < 0 ? trimmed : trimmed.substring(0, newline).strip();
+  }
+}
