@@ -1,0 +1,36 @@
+package io.kftrainer.plugins.volcano;
+
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.kftrainer.framework.model.PodSet;
+import io.kftrainer.framework.model.Quantities;
+import java.math.BigDecimal;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * What a gang needs to start: every pod of every pod set (initializers included) at once, so {@code minMember} is
+ * the sum of the pod set counts and {@code minResources} the sum of each pod set's single-pod requests times its
+ * count, per resource. Resources are keyed by name in sorted order, as Kubernetes serializes a resource list.
+ */
+record GangSize(int minMember, Map<String, Quantity> minResources) {
+
+  GangSize {
+    minResources = Collections.unmodifiableMap(new TreeMap<>(minResources));
+  }
+
+  static GangSize of(List<PodSet> podSets) {
+    int members = 0;
+    Map<String, BigDecimal> total = new TreeMap<>();
+    for (PodSet podSet : podSets) {
+      members += podSet.count();
+      BigDecimal count = BigDecimal.valueOf(podSet.count());
+      podSet.singlePodRequests().forEach((resource, quantity) ->
+          total.merge(resource, Quantities.amount(quantity).multiply(count), BigDecimal::add));
+    }
+    Map<String, Quantity> resources = new TreeMap<>();
+    total.forEach((resource, amount) -> resources.put(resource, Quantities.of(amount)));
+    return new GangSize(members, resources);
+  }
+}
