@@ -62,8 +62,9 @@ class VolcanoPipelineTest {
     ValidationResult present = PIPELINE.withCluster(new PriorityClassBuilder().withNewMetadata()
         .withName("high-priority").endMetadata().withValue(1000).build()).validate(runtime(), trainJob(false));
 
-    assertThat(missing.errors()).extracting(Object::toString).containsExactly("spec.templateSpec.priorityClassName: "
-        + "PriorityClass \"high-priority\" doesn't exist: priorityclasses.scheduling.k8s.io \"high-priority\" not found");
+    assertThat(missing.errors()).extracting(Object::toString).containsExactly(
+        "spec.templateSpec.priorityClassName: PriorityClass \"high-priority\" doesn't exist: "
+            + "priorityclasses.scheduling.k8s.io \"high-priority\" not found");
     assertThat(present.errors()).isEmpty();
   }
 
