@@ -21,7 +21,8 @@ final class RuntimePatchImmutability {
 
   static final String NOT_SUSPENDED =
       "RuntimePatches can only be modified when the TrainJob is suspended before or after the update";
-  static final String JOB_ACTIVE = "RuntimePatches cannot be modified when the JobSet's ReplicatedJob %s is still active";
+  static final String JOB_ACTIVE =
+      "RuntimePatches cannot be modified when the JobSet's ReplicatedJob %s is still active";
 
   private RuntimePatchImmutability() {
   }

@@ -12,6 +12,7 @@ import io.kftrainer.testkit.Fixtures;
 import io.kftrainer.testkit.Golden;
 import io.kftrainer.testkit.TestPipeline;
 import io.kftrainer.testkit.Yaml;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -35,7 +36,10 @@ class JobSetBuildTest {
             "golden/scheduler-pod-metadata.yaml"),
         Arguments.of("pod set env, ports, volumes, init containers, count and a plugin's command reach the JobSet",
             List.of(new TestingMLPolicyPlugin()), "runtime/torch-distributed.yaml", "trainjob/torch-override.yaml",
-            "golden/pod-set-merge.yaml"));
+            "golden/pod-set-merge.yaml"),
+        Arguments.of("with MPI running the launcher as a node, trainer env reaches job node, the image only the "
+                + "launcher", List.of(), "runtime/mpi-launcher-as-node.yaml", "trainjob/mpi-env.yaml",
+            "golden/mpi-launcher-as-node.yaml"));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -104,7 +108,7 @@ class JobSetBuildTest {
   }
 
   private static JobSet existingJobSet(TrainJob trainJob, boolean suspended) {
-    JobSet jobSet = (JobSet) Fixtures.object("""
+    return (JobSet) Fixtures.object("""
         apiVersion: jobset.x-k8s.io/v1alpha2
         kind: JobSet
         metadata:
@@ -113,11 +117,10 @@ class JobSetBuildTest {
         spec:
           suspend: %s
         """.formatted(trainJob.getMetadata().getName(), trainJob.getMetadata().getNamespace(), suspended));
-    return jobSet;
   }
 
   private static TestPipeline pipeline(List<Plugin> otherPlugins) {
-    List<Plugin> plugins = new java.util.ArrayList<>(otherPlugins);
+    List<Plugin> plugins = new ArrayList<>(otherPlugins);
     plugins.add(new JobSetPlugin());
     return TestPipeline.of(plugins);
   }

@@ -2,6 +2,7 @@ package io.kftrainer.plugins.jobset;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.PodSpec;
 import io.kftrainer.api.jobset.v1alpha2.JobSet;
 import io.kftrainer.api.v1alpha1.RuntimePatch;
 import io.kftrainer.api.v1alpha1.TrainJob;
@@ -328,7 +329,7 @@ class ValidationTest {
     return spec -> podSpec(spec, job).getContainers().get(0).setVolumeMounts(null);
   }
 
-  private static io.fabric8.kubernetes.api.model.PodSpec podSpec(TrainingRuntimeSpec spec, String job) {
+  private static PodSpec podSpec(TrainingRuntimeSpec spec, String job) {
     return spec.getTemplate().getSpec().getReplicatedJobs().stream()
         .filter(j -> j.getName().equals(job))
         .findFirst().orElseThrow()
