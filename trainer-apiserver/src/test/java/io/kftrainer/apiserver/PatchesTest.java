@@ -1,0 +1,52 @@
+package io.kftrainer.apiserver;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class PatchesTest {
+
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+
+  private static JsonNode json(String text) throws Exception {
+    return MAPPER.readTree(text.replace('\'', '"'));
+  }
+
+  /** The examples of RFC 7386, appendix A. */
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', quoteCharacter = '`', value = {
+      "{'a':'b'}                 | {'a':'c'}              | {'a':'c'}",
+      "{'a':'b'}                 | {'b':'c'}              | {'a':'b','b':'c'}",
+      "{'a':'b'}                 | {'a':null}             | {}",
+      "{'a':'b','b':'c'}         | {'a':null}             | {'b':'c'}",
+      "{'a':['b']}               | {'a':'c'}              | {'a':'c'}",
+      "{'a':'c'}                 | {'a':['b']}            | {'a':['b']}",
+      "{'a':{'b':'c'}}           | {'a':{'b':'d','c':null}} | {'a':{'b':'d'}}",
+      "{'a':[{'b':'c'}]}         | {'a':[1]}              | {'a':[1]}",
+      "['a','b']                 | ['c','d']              | ['c','d']",
+      "{'a':'b'}                 | ['c']                  | ['c']",
+      "{'a':'foo'}               | null                   | null",
+      "{'a':'foo'}               | 'bar'                  | 'bar'",
+      "{'e':null}                | {'a':1}                | {'e':null,'a':1}",
+      "[1,2]                     | {'a':'b','c':null}     | {'a':'b'}",
+      "{}                        | {'a':{'bb':{'ccc':null}}} | {'a':{'bb':{}}}"})
+  void rfc7386(String target, String patch, String expected) throws Exception {
+    assertThat(Patches.mergePatch(json(target), json(patch))).isEqualTo(json(expected));
+  }
+
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', quoteCharacter = '`', value = {
+      "{'c':[{'name':'a','x':1},{'name':'b'}]} | {'c':[{'name':'a','y':2}]}            | {'c':[{'name':'a','x':1,'y':2},{'name':'b'}]}",
+      "{'c':[{'name':'a'},{'name':'b'}]}       | {'c':[{'name':'b','$patch':'delete'}]} | {'c':[{'name':'a'}]}",
+      "{'c':[{'name':'a'}]}                    | {'c':[{'name':'z'}]}                  | {'c':[{'name':'a'},{'name':'z'}]}",
+      "{'f':['x','y']}                         | {'$deleteFromPrimitiveList/f':['x']}  | {'f':['y']}",
+      "{'m':{'a':1,'b':2}}                     | {'m':{'$patch':'replace','c':3}}      | {'m':{'c':3}}",
+      "{'m':{'a':1}}                           | {'m':{'$patch':'delete'}}             | {}",
+      "{'p':[1,2]}                             | {'p':[3],'$retainKeys':['p']}         | {'p':[3]}"})
+  void strategicMergePatchApproximation(String target, String patch, String expected) throws Exception {
+    assertThat(Patches.strategicMergePatch(json(target), json(patch))).isEqualTo(json(expected));
+  }
+}

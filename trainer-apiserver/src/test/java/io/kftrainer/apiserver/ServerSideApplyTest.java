@@ -1,0 +1,196 @@
+package io.kftrainer.apiserver;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static io.kftrainer.apiserver.TestCrds.API_VERSION;
+import static io.kftrainer.apiserver.TestCrds.trainJob;
+import static io.kftrainer.apiserver.TestCrds.trainJobs;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+class ServerSideApplyTest {
+
+  @RegisterExtension
+  static final EmbeddedApiServerExtension API = EmbeddedApiServerExtension.of(EmbeddedApiServer.builder(),
+      server -> server.installCrds(TestCrds.trainJobCrd()));
+
+  private static final AtomicInteger NAMESPACES = new AtomicInteger();
+  private static Http http;
+  private final String ns = "ssa-" + NAMESPACES.incrementAndGet();
+  private Watch watch;
+
+  @BeforeAll
+  static void http() {
+    http = new Http(API.server());
+  }
+
+  @AfterEach
+  void closeWatch() {
+    if (watch != null) {
+      watch.close();
+    }
+  }
+
+  private GenericKubernetesResource apply(GenericKubernetesResource object) {
+    return trainJobs(API.client()).inNamespace(ns).resource(object).fieldManager("test").forceConflicts()
+        .serverSideApply();
+  }
+
+  private List<Watcher.Action> actions = new CopyOnWriteArrayList<>();
+  private List<GenericKubernetesResource> events = new CopyOnWriteArrayList<>();
+
+  private void watchTrainJobs() {
+    watch = trainJobs(API.client()).inNamespace(ns).watch(new Watcher<>() {
+      @Override
+      public void eventReceived(Action action, GenericKubernetesResource resource) {
+        actions.add(action);
+        events.add(resource);
+      }
+
+      @Override
+      public void onClose(WatcherException cause) {
+      }
+    });
+  }
+
+  @Test
+  void applyCreatesAnAbsentObjectWith201() {
+    String yaml = ""
+        + "apiVersion: " + API_VERSION + "\n"
+        + "kind: TrainJob\n"
+        + "metadata:\n"
+        + "  name: created\n"
+        + "spec:\n"
+        + "  trainer: {numNodes: 1}\n"
+        + "status:\n"
+        + "  conditions: [{type: Complete, status: 'True'}]\n";
+    Http.Response response = http.patch("/apis/trainer.kubeflow.org/v1alpha1/namespaces/" + ns
+        + "/trainjobs/created?fieldManager=test&force=true", "application/apply-patch+yaml", yaml);
+
+    assertThat(response.code()).isEqualTo(201);
+    assertThat(response.json().at("/metadata/namespace").asText()).isEqualTo(ns);
+    assertThat(response.json().at("/metadata/uid").asText()).isNotEmpty();
+    assertThat(response.json().at("/metadata/generation").asInt()).isEqualTo(1);
+    assertThat(response.json().has("status")).as("status of a kind with a status subresource is ignored").isFalse();
+    GenericKubernetesResource stored = trainJobs(API.client()).inNamespace(ns).withName("created").get();
+    assertThat(stored.get("spec", "trainer", "numNodes").toString()).isEqualTo("1");
+  }
+
+  @Test
+  void applyMergesOntoTheExistingObjectAndKeepsServerOwnedMetadata() {
+    watchTrainJobs();
+    GenericKubernetesResource created = apply(trainJob(ns, "job", 2));
+    await().atMost(Duration.ofSeconds(10)).until(() -> actions.size() == 1);
+
+    GenericKubernetesResource change = trainJob(ns, "job", 4);
+    change.getMetadata().setLabels(Map.of("extra", "yes"));
+    change.setAdditionalProperty("spec", Map.of("trainer", Map.of("numNodes", 4, "args", List.of("--epochs", "9"))));
+    GenericKubernetesResource updated = apply(change);
+
+    assertThat(updated.getMetadata().getUid()).isEqualTo(created.getMetadata().getUid());
+    assertThat(updated.getMetadata().getCreationTimestamp()).isEqualTo(created.getMetadata().getCreationTimestamp());
+    assertThat(Long.parseLong(updated.getMetadata().getResourceVersion()))
+        .isGreaterThan(Long.parseLong(created.getMetadata().getResourceVersion()));
+    assertThat(updated.getMetadata().getGeneration()).isEqualTo(2L);
+    assertThat(updated.getMetadata().getLabels()).containsEntry("app", "job").containsEntry("extra", "yes");
+    assertThat(updated.<Object>get("spec", "runtimeRef", "name")).as("maps merge").isEqualTo("torch-distributed");
+    assertThat(updated.<Object>get("spec", "trainer", "args")).as("lists are replaced")
+        .isEqualTo(List.of("--epochs", "9"));
+    await().atMost(Duration.ofSeconds(10)).until(() -> actions.size() == 2);
+    assertThat(actions).containsExactly(Watcher.Action.ADDED, Watcher.Action.MODIFIED);
+  }
+
+  @Test
+  void applyThatChangesNothingKeepsTheResourceVersionAndSendsNoEvent() {
+    watchTrainJobs();
+    GenericKubernetesResource first = apply(trainJob(ns, "noop", 2));
+    await().atMost(Duration.ofSeconds(10)).until(() -> actions.size() == 1);
+
+    GenericKubernetesResource again = apply(trainJob(ns, "noop", 2));
+    assertThat(again.getMetadata().getResourceVersion()).isEqualTo(first.getMetadata().getResourceVersion());
+    assertThat(again.getMetadata().getGeneration()).isEqualTo(1L);
+
+    // a real change afterwards: the next event must be that change, so the no-op sent none
+    GenericKubernetesResource changed = apply(trainJob(ns, "noop", 3));
+    await().atMost(Duration.ofSeconds(10)).until(() -> actions.size() >= 2);
+    assertThat(actions).containsExactly(Watcher.Action.ADDED, Watcher.Action.MODIFIED);
+    assertThat(events.get(1).getMetadata().getResourceVersion())
+        .isEqualTo(changed.getMetadata().getResourceVersion());
+  }
+
+  @Test
+  void applyToStatusChangesOnlyStatusAndMainApplyLeavesStatusAlone() {
+    GenericKubernetesResource created = apply(trainJob(ns, "st", 2));
+
+    GenericKubernetesResource statusOnly = trainJob(ns, "st", 99);
+    statusOnly.setAdditionalProperty("status", Map.of("conditions", List.of(Map.of("type", "Created",
+        "status", "True"))));
+    GenericKubernetesResource afterStatus = TestCrds.applyStatus(API.client(), statusOnly);
+
+    assertThat(afterStatus.<Object>get("spec", "trainer", "numNodes")).as("spec untouched by a status apply")
+        .isEqualTo(2);
+    assertThat(afterStatus.<Object>get("status", "conditions", 0, "type")).isEqualTo("Created");
+    assertThat(afterStatus.getMetadata().getGeneration()).isEqualTo(1L);
+    assertThat(afterStatus.getMetadata().getResourceVersion()).isNotEqualTo(created.getMetadata().getResourceVersion());
+
+    GenericKubernetesResource mainWithStatus = trainJob(ns, "st", 2);
+    mainWithStatus.setAdditionalProperty("status", Map.of("conditions", List.of()));
+    GenericKubernetesResource afterMain = apply(mainWithStatus);
+    assertThat(afterMain.<Object>get("status", "conditions", 0, "type")).isEqualTo("Created");
+    assertThat(afterMain.getMetadata().getResourceVersion())
+        .isEqualTo(afterStatus.getMetadata().getResourceVersion());
+  }
+
+  @Test
+  void applyToTheStatusOfAnAbsentObjectIsNotFound() {
+    Http.Response response = http.patch("/apis/trainer.kubeflow.org/v1alpha1/namespaces/" + ns
+        + "/trainjobs/ghost/status?fieldManager=test", "application/apply-patch+yaml",
+        "{\"apiVersion\":\"" + API_VERSION + "\",\"kind\":\"TrainJob\",\"metadata\":{\"name\":\"ghost\"},"
+            + "\"status\":{}}");
+    assertThat(response.code()).isEqualTo(404);
+    assertThat(response.json().path("reason").asText()).isEqualTo("NotFound");
+  }
+
+  @Test
+  void applyWithAStaleResourceVersionConflictsAndApplyNeedsAFieldManager() {
+    GenericKubernetesResource created = apply(trainJob(ns, "rv", 2));
+    apply(trainJob(ns, "rv", 3));
+    GenericKubernetesResource stale = trainJob(ns, "rv", 5);
+    stale.getMetadata().setResourceVersion(created.getMetadata().getResourceVersion());
+    assertThatThrownBy(() -> apply(stale)).isInstanceOfSatisfying(KubernetesClientException.class,
+        e -> assertThat(e.getCode()).isEqualTo(409));
+
+    Http.Response noManager = http.patch("/apis/trainer.kubeflow.org/v1alpha1/namespaces/" + ns + "/trainjobs/rv",
+        "application/apply-patch+yaml", "{\"apiVersion\":\"" + API_VERSION + "\",\"kind\":\"TrainJob\"}");
+    assertThat(noManager.code()).isEqualTo(422);
+  }
+
+  @Test
+  void applyOfABuiltInKind() {
+    var configMap = new io.fabric8.kubernetes.api.model.ConfigMapBuilder().withNewMetadata().withName("cm")
+        .withNamespace(ns).endMetadata().addToData("a", "1").build();
+    var applied = API.client().configMaps().inNamespace(ns).resource(configMap).fieldManager("test")
+        .forceConflicts().serverSideApply();
+    assertThat(applied.getData()).containsEntry("a", "1");
+    configMap.setData(Map.of("b", "2"));
+    applied = API.client().configMaps().inNamespace(ns).resource(configMap).fieldManager("test")
+        .forceConflicts().serverSideApply();
+    assertThat(applied.getData()).as("no managed fields: keys no longer applied stay").containsEntry("a", "1")
+        .containsEntry("b", "2");
+  }
+}
