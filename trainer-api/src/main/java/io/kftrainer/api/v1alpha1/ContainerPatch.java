@@ -1,5 +1,6 @@
 package io.kftrainer.api.v1alpha1;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
@@ -9,7 +10,6 @@ import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.SecurityContext;
-import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.kftrainer.api.schema.SchemaPatch;
 import java.util.List;
@@ -20,17 +20,24 @@ import java.util.Objects;
  * containers can only be set through the Trainer and Initializer APIs.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(ignoreUnknown = true)
 @JsonPropertyOrder({"name", "env", "volumeMounts", "securityContext"})
 @SchemaCustomizer(value = SchemaPatch.class, input = """
         {
           "properties": {
             "env": {
               "x-kubernetes-list-type": "map",
-              "x-kubernetes-list-map-keys": ["name"]
+              "x-kubernetes-list-map-keys": ["name"],
+              "items": {
+                "required": ["name"]
+              }
             },
             "volumeMounts": {
               "x-kubernetes-list-type": "map",
-              "x-kubernetes-list-map-keys": ["name"]
+              "x-kubernetes-list-map-keys": ["name"],
+              "items": {
+                "required": ["name"]
+              }
             }
           }
         }""")

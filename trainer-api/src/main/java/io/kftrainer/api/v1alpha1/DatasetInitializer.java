@@ -1,5 +1,6 @@
 package io.kftrainer.api.v1alpha1;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
@@ -18,13 +19,17 @@ import java.util.Objects;
  * {@code trainer.kubeflow.org/trainjob-ancestor-step: dataset-initializer}.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(ignoreUnknown = true)
 @JsonPropertyOrder({"storageUri", "env", "secretRef"})
 @SchemaCustomizer(value = SchemaPatch.class, input = """
         {
           "properties": {
             "env": {
               "x-kubernetes-list-type": "map",
-              "x-kubernetes-list-map-keys": ["name"]
+              "x-kubernetes-list-map-keys": ["name"],
+              "items": {
+                "required": ["name"]
+              }
             }
           }
         }""")

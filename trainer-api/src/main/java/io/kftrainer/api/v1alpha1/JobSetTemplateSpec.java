@@ -1,26 +1,22 @@
 package io.kftrainer.api.v1alpha1;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.fabric8.crd.generator.annotation.SchemaFrom;
-import io.fabric8.crdv2.generator.v1.SchemaCustomizer;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.kftrainer.api.jobset.v1alpha2.JobSetSpec;
 import io.kftrainer.api.schema.EmbeddedObjectMeta;
-import io.kftrainer.api.schema.SchemaPatch;
 import java.util.Objects;
 
 /**
  * Template of the JobSet created for a TrainJob; its name and namespace are the TrainJob's.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(ignoreUnknown = true)
 @JsonPropertyOrder({"metadata", "spec"})
-@SchemaCustomizer(value = SchemaPatch.class, input = """
-        {
-          "minProperties": 1
-        }""")
 public class JobSetTemplateSpec {
 
   @JsonProperty("metadata")

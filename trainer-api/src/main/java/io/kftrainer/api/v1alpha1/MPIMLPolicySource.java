@@ -1,5 +1,6 @@
 package io.kftrainer.api.v1alpha1;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
@@ -17,6 +18,7 @@ import java.util.Objects;
  * accepts), {@link TrainerConstants#MPI_IMPLEMENTATION_INTEL} and {@link TrainerConstants#MPI_IMPLEMENTATION_MPICH}.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(ignoreUnknown = true)
 @JsonPropertyOrder({"numProcPerNode", "mpiImplementation", "sshAuthMountPath", "runLauncherAsNode"})
 @SchemaCustomizer(value = SchemaPatch.class, input = """
         {

@@ -1,19 +1,23 @@
 package io.kftrainer.api.v1alpha1;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import io.fabric8.crd.generator.annotation.SchemaSwap;
 import io.fabric8.crdv2.generator.v1.SchemaCustomizer;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.Affinity;
 import io.fabric8.kubernetes.api.model.LocalObjectReference;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaimTemplate;
 import io.fabric8.kubernetes.api.model.PodSchedulingGate;
 import io.fabric8.kubernetes.api.model.PodSecurityContext;
 import io.fabric8.kubernetes.api.model.Toleration;
 import io.fabric8.kubernetes.api.model.Volume;
+import io.kftrainer.api.schema.EmbeddedObjectMeta;
 import io.kftrainer.api.schema.SchemaPatch;
 import java.util.List;
 import java.util.Map;
@@ -24,13 +28,18 @@ import java.util.Objects;
  * tolerations, schedulingGates) are mutable; the others are immutable once set.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(ignoreUnknown = true)
 @JsonPropertyOrder({"serviceAccountName", "volumes", "initContainers", "containers", "imagePullSecrets", "securityContext", "nodeSelector", "affinity", "tolerations", "schedulingGates", "terminationGracePeriodSeconds"})
+@SchemaSwap(originalType = PersistentVolumeClaimTemplate.class, fieldName = "metadata", targetType = EmbeddedObjectMeta.class)
 @SchemaCustomizer(value = SchemaPatch.class, input = """
         {
           "properties": {
             "volumes": {
               "x-kubernetes-list-type": "map",
-              "x-kubernetes-list-map-keys": ["name"]
+              "x-kubernetes-list-map-keys": ["name"],
+              "items": {
+                "required": ["name"]
+              }
             },
             "initContainers": {
               "x-kubernetes-list-type": "map",
@@ -42,14 +51,24 @@ import java.util.Objects;
             },
             "imagePullSecrets": {
               "x-kubernetes-list-type": "map",
-              "x-kubernetes-list-map-keys": ["name"]
+              "x-kubernetes-list-map-keys": ["name"],
+              "items": {
+                "properties": {
+                  "name": {
+                    "default": ""
+                  }
+                }
+              }
             },
             "tolerations": {
               "x-kubernetes-list-type": "atomic"
             },
             "schedulingGates": {
               "x-kubernetes-list-type": "map",
-              "x-kubernetes-list-map-keys": ["name"]
+              "x-kubernetes-list-map-keys": ["name"],
+              "items": {
+                "required": ["name"]
+              }
             }
           }
         }""")

@@ -1,5 +1,6 @@
 package io.kftrainer.api.v1alpha1;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
@@ -17,6 +18,7 @@ import java.util.Objects;
  * <p>{@code time} is kept as the RFC 3339 string found on the wire so that it round-trips unchanged.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(ignoreUnknown = true)
 @JsonPropertyOrder({"manager", "time", "trainingRuntimeSpec"})
 @SchemaCustomizer(value = SchemaPatch.class, input = """
         {

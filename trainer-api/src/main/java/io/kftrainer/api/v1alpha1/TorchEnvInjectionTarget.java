@@ -1,5 +1,6 @@
 package io.kftrainer.api.v1alpha1;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
@@ -16,6 +17,7 @@ import java.util.Objects;
  * A replicated job and the containers in it that receive the PET_* environment variables.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(ignoreUnknown = true)
 @JsonPropertyOrder({"jobName", "containerNames"})
 @SchemaCustomizer(value = SchemaPatch.class, input = """
         {

@@ -1,12 +1,14 @@
 package io.kftrainer.api.v1alpha1;
 
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
+import io.fabric8.crdv2.generator.v1.SchemaCustomizer;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.Plural;
 import io.fabric8.kubernetes.model.annotation.Version;
+import io.kftrainer.api.schema.SchemaPatch;
 
 /**
  * A training job: a reference to a training runtime plus the overrides of this run. The operator turns it into a
@@ -26,5 +28,8 @@ import io.fabric8.kubernetes.model.annotation.Version;
     message = "metadata.name must match RFC 1035 DNS label format")
 @ValidationRule(value = "size(self.metadata.name) <= 63",
     message = "metadata.name must be no more than 63 characters")
+// An empty status is rejected, as upstream. Set here: a property-level minProperties would be overwritten.
+@SchemaCustomizer(value = SchemaPatch.class, input = """
+        {"properties": {"status": {"minProperties": 1}}}""")
 public class TrainJob extends CustomResource<TrainJobSpec, TrainJobStatus> implements Namespaced {
 }

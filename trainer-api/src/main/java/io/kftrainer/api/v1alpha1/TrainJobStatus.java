@@ -1,5 +1,6 @@
 package io.kftrainer.api.v1alpha1;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
@@ -15,6 +16,7 @@ import java.util.Objects;
  * Observed state of a {@link TrainJob}.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(ignoreUnknown = true)
 @JsonPropertyOrder({"conditions", "jobsStatus", "trainerStatus"})
 @SchemaCustomizer(value = SchemaPatch.class, input = """
         {
@@ -28,8 +30,21 @@ import java.util.Objects;
                   "lastTransitionTime": {
                     "format": "date-time"
                   },
+                  "message": {
+                    "maxLength": 32768
+                  },
+                  "observedGeneration": {
+                    "minimum": 0
+                  },
+                  "reason": {
+                    "minLength": 1,
+                    "maxLength": 1024
+                  },
                   "status": {
                     "enum": ["True", "False", "Unknown"]
+                  },
+                  "type": {
+                    "maxLength": 316
                   }
                 }
               }
@@ -38,8 +53,7 @@ import java.util.Objects;
               "x-kubernetes-list-type": "map",
               "x-kubernetes-list-map-keys": ["name"]
             }
-          },
-          "minProperties": 1
+          }
         }""")
 public class TrainJobStatus {
 

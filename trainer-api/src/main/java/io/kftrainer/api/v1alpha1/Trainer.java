@@ -1,5 +1,6 @@
 package io.kftrainer.api.v1alpha1;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
@@ -23,6 +24,7 @@ import java.util.Objects;
  * documents use {@code auto}, {@code cpu} or {@code gpu}; both forms are accepted.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(ignoreUnknown = true)
 @JsonPropertyOrder({"image", "command", "args", "env", "numNodes", "resourcesPerNode", "numProcPerNode"})
 @SchemaCustomizer(value = SchemaPatch.class, input = """
         {
@@ -41,7 +43,10 @@ import java.util.Objects;
             },
             "env": {
               "x-kubernetes-list-type": "map",
-              "x-kubernetes-list-map-keys": ["name"]
+              "x-kubernetes-list-map-keys": ["name"],
+              "items": {
+                "required": ["name"]
+              }
             }
           }
         }""")

@@ -1,5 +1,6 @@
 package io.kftrainer.api.v1alpha1;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
@@ -17,6 +18,7 @@ import java.util.Objects;
  * Latest runtime status of the trainer step: progress, remaining time and metrics.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(ignoreUnknown = true)
 @JsonPropertyOrder({"progressPercentage", "estimatedRemainingSeconds", "metrics", "lastUpdatedTime"})
 @ValidationRule(value = "has(self.lastUpdatedTime)",
     message = "lastUpdatedTime is required when trainerStatus is present")

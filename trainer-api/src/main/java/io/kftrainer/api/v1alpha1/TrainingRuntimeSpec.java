@@ -1,5 +1,6 @@
 package io.kftrainer.api.v1alpha1;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
@@ -13,10 +14,15 @@ import java.util.Objects;
  * {@link ClusterTrainingRuntime}.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(ignoreUnknown = true)
 @JsonPropertyOrder({"mlPolicy", "podGroupPolicy", "template"})
 @SchemaCustomizer(value = SchemaPatch.class, input = """
         {
-          "minProperties": 1
+          "properties": {
+            "template": {
+              "minProperties": 1
+            }
+          }
         }""")
 public class TrainingRuntimeSpec {
 

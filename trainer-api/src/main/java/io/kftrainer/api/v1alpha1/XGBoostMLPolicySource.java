@@ -1,5 +1,6 @@
 package io.kftrainer.api.v1alpha1;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 /**
@@ -7,6 +8,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * of the node resources (one per GPU, or one per node for CPU training).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(ignoreUnknown = true)
 public class XGBoostMLPolicySource {
 
   @Override

@@ -1,5 +1,6 @@
 package io.kftrainer.api.jobset.v1alpha2;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
@@ -11,6 +12,7 @@ import java.util.Objects;
  * The Pod acting as coordinator of the JobSet.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(ignoreUnknown = true)
 @JsonPropertyOrder({"replicatedJob", "jobIndex", "podIndex"})
 public class Coordinator {
 

@@ -1,5 +1,6 @@
 package io.kftrainer.api.jobset.v1alpha2;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
@@ -14,6 +15,7 @@ import java.util.Objects;
  * An action to take when a child Job fails with a matching reason and message.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(ignoreUnknown = true)
 @JsonPropertyOrder({"name", "action", "onJobFailureReasons", "onJobFailureMessagePatterns", "targetReplicatedJobs"})
 @SchemaCustomizer(value = SchemaPatch.class, input = """
         {

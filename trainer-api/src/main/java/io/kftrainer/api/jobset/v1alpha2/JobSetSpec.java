@@ -1,5 +1,6 @@
 package io.kftrainer.api.jobset.v1alpha2;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
@@ -16,6 +17,7 @@ import java.util.Objects;
  * Desired state of a {@link JobSet} (JobSet v0.12.0).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(ignoreUnknown = true)
 @JsonPropertyOrder({"replicatedJobs", "network", "successPolicy", "failurePolicy", "startupPolicy", "suspend", "coordinator", "managedBy", "ttlSecondsAfterFinished", "volumeClaimPolicies"})
 @ValidationRule(value = "!(has(self.startupPolicy) && self.startupPolicy.startupPolicyOrder == 'InOrder' && self.replicatedJobs.exists(x, has(x.dependsOn)))",
     message = "StartupPolicy and DependsOn APIs are mutually exclusive")

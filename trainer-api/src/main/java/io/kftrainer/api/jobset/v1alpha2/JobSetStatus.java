@@ -1,5 +1,6 @@
 package io.kftrainer.api.jobset.v1alpha2;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
@@ -15,13 +16,25 @@ import java.util.Objects;
  * Observed state of a {@link JobSet}.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(ignoreUnknown = true)
 @JsonPropertyOrder({"conditions", "restarts", "restartsCountTowardsMax", "terminalState", "replicatedJobsStatus", "previousInPlaceRestartAttempt", "currentInPlaceRestartAttempt"})
 @SchemaCustomizer(value = SchemaPatch.class, input = """
         {
           "properties": {
             "conditions": {
               "x-kubernetes-list-type": "map",
-              "x-kubernetes-list-map-keys": ["type"]
+              "x-kubernetes-list-map-keys": ["type"],
+              "items": {
+                "required": ["lastTransitionTime", "message", "reason", "status", "type"],
+                "properties": {
+                  "lastTransitionTime": {
+                    "format": "date-time"
+                  },
+                  "status": {
+                    "enum": ["True", "False", "Unknown"]
+                  }
+                }
+              }
             },
             "replicatedJobsStatus": {
               "x-kubernetes-list-type": "map",

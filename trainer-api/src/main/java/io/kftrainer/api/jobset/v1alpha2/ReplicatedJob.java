@@ -1,27 +1,46 @@
 package io.kftrainer.api.jobset.v1alpha2;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import io.fabric8.crd.generator.annotation.SchemaSwap;
 import io.fabric8.crdv2.generator.v1.SchemaCustomizer;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaimTemplate;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.batch.v1.JobTemplateSpec;
+import io.kftrainer.api.schema.EmbeddedObjectMeta;
 import io.kftrainer.api.schema.SchemaPatch;
 import java.util.List;
 import java.util.Objects;
 
 /**
  * A group of identical Jobs of a JobSet.
+ *
+ * <p>The schema swaps describe the metadata of the embedded templates with the five fields an embedded
+ * {@code ObjectMeta} keeps on the API server (see {@link io.kftrainer.api.schema.EmbeddedObjectMeta}).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(ignoreUnknown = true)
 @JsonPropertyOrder({"name", "groupName", "template", "replicas", "dependsOn"})
+@SchemaSwap(originalType = JobTemplateSpec.class, fieldName = "metadata", targetType = EmbeddedObjectMeta.class)
+@SchemaSwap(originalType = PodTemplateSpec.class, fieldName = "metadata", targetType = EmbeddedObjectMeta.class)
+@SchemaSwap(originalType = PersistentVolumeClaimTemplate.class, fieldName = "metadata", targetType = EmbeddedObjectMeta.class)
 @SchemaCustomizer(value = SchemaPatch.class, input = """
         {
           "properties": {
+            "template": {
+              "properties": {
+                "spec": {
+                  "required": ["template"]
+                }
+              }
+            },
             "dependsOn": {
               "x-kubernetes-list-type": "map",
               "x-kubernetes-list-map-keys": ["name"]

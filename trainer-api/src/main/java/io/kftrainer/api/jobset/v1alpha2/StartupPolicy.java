@@ -1,5 +1,6 @@
 package io.kftrainer.api.jobset.v1alpha2;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
@@ -13,6 +14,7 @@ import java.util.Objects;
  * Start-up order of the replicated jobs.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(ignoreUnknown = true)
 @JsonPropertyOrder({"startupPolicyOrder"})
 @SchemaCustomizer(value = SchemaPatch.class, input = """
         {

@@ -1,13 +1,16 @@
 package io.kftrainer.api.jobset.v1alpha2;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import io.fabric8.crd.generator.annotation.SchemaSwap;
 import io.fabric8.crdv2.generator.v1.SchemaCustomizer;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.kftrainer.api.schema.EmbeddedObjectMeta;
 import io.kftrainer.api.schema.SchemaPatch;
 import java.util.List;
 import java.util.Objects;
@@ -16,7 +19,9 @@ import java.util.Objects;
  * Shared persistent volume claims created by the JobSet controller.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(ignoreUnknown = true)
 @JsonPropertyOrder({"templates", "retentionPolicy"})
+@SchemaSwap(originalType = PersistentVolumeClaim.class, fieldName = "metadata", targetType = EmbeddedObjectMeta.class)
 @ValidationRule(value = "self.templates.all(t, !has(t.metadata.namespace) || size(t.metadata.namespace) == 0)",
     message = "namespace cannot be set for VolumeClaimPolicies templates")
 @SchemaCustomizer(value = SchemaPatch.class, input = """
