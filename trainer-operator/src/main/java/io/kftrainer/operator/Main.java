@@ -1,9 +1,11 @@
 package io.kftrainer.operator;
 
 import io.kftrainer.operator.cli.ErrorHandler;
+import io.kftrainer.operator.cli.RunCommand;
 import io.kftrainer.operator.cli.Streams;
 import io.kftrainer.operator.cli.VersionProvider;
 import io.kftrainer.operator.plugins.PluginsCommand;
+import io.kftrainer.operator.render.RenderCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -39,7 +41,10 @@ public final class Main implements Runnable {
   /** The command tree: {@code trainer-operator} and every subcommand, writing to {@code streams}. */
   public static CommandLine commandLine(Streams streams) {
     CommandLine commandLine = new CommandLine(new Main());
+    commandLine.addSubcommand(new RunCommand());
+    commandLine.addSubcommand(new RenderCommand(streams));
     commandLine.addSubcommand(new PluginsCommand());
+    commandLine.setCaseInsensitiveEnumValuesAllowed(true);
     commandLine.setOut(streams.out());
     commandLine.setErr(streams.err());
     commandLine.setExecutionExceptionHandler(new ErrorHandler());

@@ -1,6 +1,9 @@
 package io.kftrainer.operator.yaml;
 
+import com.fasterxml.jackson.core.JsonPointer;
 import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 
@@ -29,18 +32,32 @@ public record Manifest(String source, int document, JsonNode tree) {
   /**
    * The document as an object of the model.
    *
-   * @throws ManifestException if the content does not fit the type, naming the field ({@code spec.trainer.numNodes:
-   *     ...})
+   * @throws ManifestException if the content does not fit the type, with a detail that names the field as the API
+   *     server would: {@code spec.trainer.numNodes: Invalid value: "two": must be of type integer}, or
+   *     {@code spec.trainr: unknown field} (the API server rejects unknown fields when {@code kubectl} asks for
+   *     strict validation, its default)
    */
   public <T extends HasMetadata> T as(Class<T> type) {
     try {
       return Serialization.kubernetes().convertValue(tree, type);
     } catch (IllegalArgumentException e) {
-      String detail = e.getCause() instanceof JsonMappingException mapping
-          ? fieldPath(mapping) + ManifestReader.firstLine(mapping.getOriginalMessage())
-          : ManifestReader.firstLine(e.getMessage());
-      throw new ManifestException(location(), detail, e);
+      throw new ManifestException(location(), describe(e.getCause() == null ? e : e.getCause()), e);
     }
+  }
+
+  private String describe(Throwable problem) {
+    if (problem instanceof UnrecognizedPropertyException unknown) {
+      return fieldPath(unknown) + ": unknown field";
+    }
+    if (problem instanceof MismatchedInputException mismatch && mismatch.getTargetType() != null) {
+      JsonNode value = tree.at(jsonPointer(mismatch));
+      return fieldPath(mismatch) + ": Invalid value: " + value + ": must be of type "
+          + jsonType(mismatch.getTargetType());
+    }
+    String message = problem instanceof JsonMappingException mapping ? mapping.getOriginalMessage()
+        : problem.getMessage();
+    String path = problem instanceof JsonMappingException mapping ? fieldPath(mapping) : "";
+    return (path.isEmpty() ? "" : path + ": ") + ManifestReader.firstLine(message);
   }
 
   private static String fieldPath(JsonMappingException e) {
@@ -52,7 +69,32 @@ public record Manifest(String source, int document, JsonNode tree) {
         path.append('[').append(reference.getIndex()).append(']');
       }
     }
-    return path.length() == 0 ? "" : path + ": ";
+    return path.toString();
+  }
+
+  private static JsonPointer jsonPointer(JsonMappingException e) {
+    JsonPointer pointer = JsonPointer.empty();
+    for (JsonMappingException.Reference reference : e.getPath()) {
+      pointer = reference.getFieldName() != null ? pointer.appendProperty(reference.getFieldName())
+          : pointer.appendIndex(reference.getIndex());
+    }
+    return pointer;
+  }
+
+  /** The OpenAPI type a Java type is written as. */
+  private static String jsonType(Class<?> type) {
+    if (type == Integer.class || type == Long.class || type == int.class || type == long.class) {
+      return "integer";
+    } else if (Number.class.isAssignableFrom(type) || type == double.class || type == float.class) {
+      return "number";
+    } else if (type == Boolean.class || type == boolean.class) {
+      return "boolean";
+    } else if (type == String.class) {
+      return "string";
+    } else if (java.util.Collection.class.isAssignableFrom(type) || type.isArray()) {
+      return "array";
+    }
+    return "object";
   }
 
   /** {@code <source>, document <n>} for messages. */

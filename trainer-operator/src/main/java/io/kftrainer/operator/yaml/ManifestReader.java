@@ -10,6 +10,8 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Reads multi-document YAML (and so JSON) manifests into {@link Manifest}s. Empty documents are skipped, as
@@ -19,6 +21,7 @@ public final class ManifestReader {
 
   private static final YAMLFactory YAML = YAMLFactory.builder().build();
   private static final ObjectMapper MAPPER = JsonMapper.builder().build();
+  private static final Pattern SNAKEYAML_MARK = Pattern.compile("\\s*in '[^']*', line (\\d+), column (\\d+):?");
 
   private ManifestReader() {
   }
@@ -60,15 +63,27 @@ public final class ManifestReader {
     }
   }
 
-  /** The parser's complaint on one line, with where it was found. */
+  /**
+   * The parser's complaint on one line, with where it was found: SnakeYAML's message without its source excerpts,
+   * at the last position it names (Jackson's own location can lag behind it).
+   */
   private static String describe(JsonProcessingException e) {
-    String message = firstLine(e.getOriginalMessage());
-    JsonLocation location = e.getLocation();
-    if (location != null && location.getLineNr() > 0) {
-      return "invalid YAML at line " + location.getLineNr() + ", column " + location.getColumnNr() + ": "
-          + message;
+    String original = e.getOriginalMessage() == null ? "unknown error" : e.getOriginalMessage();
+    List<String> complaints = new ArrayList<>();
+    String position = null;
+    for (String line : original.split("\n")) {
+      Matcher mark = SNAKEYAML_MARK.matcher(line);
+      if (mark.matches()) {
+        position = "line " + mark.group(1) + ", column " + mark.group(2);
+      } else if (!line.isBlank() && !Character.isWhitespace(line.charAt(0))) {
+        complaints.add(line.strip());
+      }
     }
-    return "invalid YAML: " + message;
+    JsonLocation location = e.getLocation();
+    if (position == null && location != null && location.getLineNr() > 0) {
+      position = "line " + location.getLineNr() + ", column " + location.getColumnNr();
+    }
+    return "invalid YAML" + (position == null ? "" : " at " + position) + ": " + String.join("; ", complaints);
   }
 
   static String firstLine(String message) {

@@ -1,0 +1,63 @@
+package io.kftrainer.operator.app;
+
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * The operator's Kubernetes client: where it connects ({@code --kubeconfig}, else what fabric8 finds:
+ * {@code KUBECONFIG}, {@code ~/.kube/config}, the in-cluster service account) and how hard it may push the API
+ * server ({@code --kube-api-qps}, {@code --kube-api-burst}).
+ *
+ * <p>The limits go where fabric8 7.5 has knobs for them, {@code maxConcurrentRequests} and
+ * {@code maxConcurrentRequestsPerHost} (both set to the burst), and, since fabric8 has no request-rate setting
+ * and its JDK HTTP client ignores the concurrency ones, into a {@link RequestRateLimiter} on the HTTP client.
+ */
+public final class KubernetesClients {
+
+  private KubernetesClients() {
+  }
+
+  /** A client for the cluster {@code config} names, limited as it says. */
+  public static KubernetesClient create(OperatorConfig config) {
+    return create(connection(config), config);
+  }
+
+  /**
+   * A client for {@code connection} (for example the embedded API server of {@code local} mode), limited as
+   * {@code config} says. {@code connection} is not changed.
+   */
+  public static KubernetesClient create(Config connection, OperatorConfig config) {
+    Config limited = limited(connection, config);
+    RequestRateLimiter rateLimiter = new RequestRateLimiter(config.kubeApiQps(), config.kubeApiBurst());
+    return new KubernetesClientBuilder()
+        .withConfig(limited)
+        .withHttpClientBuilderConsumer(builder -> builder.addOrReplaceInterceptor(RequestRateLimiter.NAME, rateLimiter))
+        .build();
+  }
+
+  /** Where {@code config} says to connect, before limits. */
+  public static Config connection(OperatorConfig config) {
+    return config.kubeconfig()
+        .map(KubernetesClients::fromKubeconfig)
+        .orElseGet(() -> Config.autoConfigure(null));
+  }
+
+  /** A copy of {@code connection} with the concurrency limits of {@code config}. */
+  static Config limited(Config connection, OperatorConfig config) {
+    Config copy = new ConfigBuilder(connection).build();
+    copy.setMaxConcurrentRequests(config.kubeApiBurst());
+    copy.setMaxConcurrentRequestsPerHost(config.kubeApiBurst());
+    return copy;
+  }
+
+  private static Config fromKubeconfig(Path path) {
+    if (!Files.isReadable(path)) {
+      throw new IllegalArgumentException("--kubeconfig " + path + " is not a readable file");
+    }
+    return Config.fromKubeconfig(path.toFile());
+  }
+}

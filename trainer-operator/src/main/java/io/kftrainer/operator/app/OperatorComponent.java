@@ -1,0 +1,27 @@
+package io.kftrainer.operator.app;
+
+/**
+ * Something that runs in the operator process next to the TrainJob controller, such as the admission webhook
+ * server or the health and metrics server. {@link TrainerOperator} starts components in order before the controller
+ * (so that webhooks and probes answer while caches fill), and stops them in reverse order after it.
+ */
+public interface OperatorComponent {
+
+  /** For logs, e.g. {@code webhook-server}. */
+  String name();
+
+  /** Starts serving; an exception fails the operator's start-up. */
+  void start() throws Exception;
+
+  /** Stops serving; must not throw and may be called without a successful {@link #start()}. */
+  void stop();
+
+  /**
+   * Builds a component from the operator's wiring, once, when the operator is built. Factories let components
+   * share the operator's plugins, runner, caches and registries instead of building their own.
+   */
+  @FunctionalInterface
+  interface Factory {
+    OperatorComponent create(OperatorContext context);
+  }
+}

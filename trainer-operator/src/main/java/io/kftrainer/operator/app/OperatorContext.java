@@ -1,0 +1,27 @@
+package io.kftrainer.operator.app;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kftrainer.framework.runner.PhaseRunner;
+import io.kftrainer.framework.spi.ObjectLookup;
+import io.kftrainer.operator.plugins.OperatorPlugins;
+import io.kftrainer.operator.runtime.RuntimeResolver;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.function.BooleanSupplier;
+
+/**
+ * What {@link OperatorComponent}s get from the operator they run in.
+ *
+ * @param config the {@code run} options
+ * @param client the operator's Kubernetes client (rate-limited; shared, do not close)
+ * @param plugins the loaded plugins
+ * @param runner the phase runner over them (validation for webhooks)
+ * @param cluster the controller's informer caches; empty until the controller has started
+ * @param runtimes runtimes resolved from those caches
+ * @param meterRegistry where the controller's metrics are registered (for {@code /metrics})
+ * @param readiness the process's readiness; components add their own checks
+ * @param leader whether this process holds the leader-election Lease (always true without leader election)
+ */
+public record OperatorContext(OperatorConfig config, KubernetesClient client, OperatorPlugins plugins,
+    PhaseRunner runner, ObjectLookup cluster, RuntimeResolver runtimes, MeterRegistry meterRegistry,
+    Readiness readiness, BooleanSupplier leader) {
+}

@@ -1,0 +1,346 @@
+package io.kftrainer.operator.app;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
+import io.javaoperatorsdk.operator.Operator;
+import io.javaoperatorsdk.operator.api.config.ConfigurationServiceOverrider;
+import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
+import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
+import io.javaoperatorsdk.operator.processing.retry.GenericRetry;
+import io.kftrainer.framework.runner.PhaseRunner;
+import io.kftrainer.operator.controller.CacheObjectLookup;
+import io.kftrainer.operator.controller.CachedRuntimeResolver;
+import io.kftrainer.operator.controller.RuntimeSnapshots;
+import io.kftrainer.operator.controller.TrainJobEventSources;
+import io.kftrainer.operator.controller.TrainJobEvents;
+import io.kftrainer.operator.controller.TrainJobReconciler;
+import io.kftrainer.operator.plugins.OperatorPlugins;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The operator process, wired explicitly from an {@link OperatorConfig} and a {@link KubernetesClient}: the plugins
+ * and their {@link PhaseRunner}, the informer caches, the TrainJob reconciler, the Java Operator SDK
+ * {@link Operator} around it, and the {@link OperatorComponent}s next to it. {@code run} builds one with a client
+ * for the cluster, {@code local} mode one with a client for its embedded API server: the same wiring.
+ *
+ * <p>JOSDK provides the reconcile loop: per-TrainJob serialization, {@code --trainjob-concurrency} reconciles in
+ * parallel, exponential back-off after failures ({@link OperatorConfig.Timings}), generation-aware filtering of
+ * TrainJob events, informers, and leader election on the Lease {@code --leader-election-lease-name} in
+ * {@code --operator-namespace}. Its metrics go to the {@link MeterRegistry} given here, with a gauge of TrainJobs by
+ * condition.
+ *
+ * <p>Termination. {@link #stop()} shuts down gracefully (components last); it is what the shutdown hook calls.
+ * JOSDK would call {@code System.exit} when this process loses leadership or an informer dies; here both instead
+ * stop the operator and end {@link #awaitTermination()} with a fatal {@link Termination}, and the command decides
+ * the exit code. A process that lost its Lease must not go on reconciling: it stops before another leader starts.
+ */
+public final class TrainerOperator {
+
+  private static final Logger LOG = LoggerFactory.getLogger(TrainerOperator.class);
+
+  /** Why the operator stopped. */
+  public record Termination(boolean fatal, String reason) {
+  }
+
+  private final OperatorConfig config;
+  private final KubernetesClient client;
+  private final OperatorPlugins plugins;
+  private final PhaseRunner runner;
+  private final MeterRegistry meterRegistry;
+  private final Clock clock;
+  private final String identity;
+  private final CacheObjectLookup cache = new CacheObjectLookup();
+  private final CachedRuntimeResolver runtimes;
+  private final Readiness readiness = new Readiness();
+  private final List<OperatorComponent> components = new ArrayList<>();
+  private final List<OperatorComponent> started = new ArrayList<>();
+  private final AtomicBoolean leader = new AtomicBoolean();
+  private final AtomicBoolean stopping = new AtomicBoolean();
+  private final CountDownLatch terminated = new CountDownLatch(1);
+  private volatile Termination termination;
+  private Operator operator;
+
+  private TrainerOperator(Builder builder) {
+    this.config = builder.config;
+    this.client = builder.client;
+    this.plugins = builder.plugins != null ? builder.plugins : OperatorPlugins.load(config.pluginsDir());
+    this.runner = plugins.runner();
+    this.meterRegistry = builder.meterRegistry != null ? builder.meterRegistry : new SimpleMeterRegistry();
+    this.clock = builder.clock;
+    this.identity = builder.identity != null ? builder.identity : "trainer-operator_" + UUID.randomUUID();
+    this.runtimes = new CachedRuntimeResolver(cache, client.getKubernetesSerialization());
+    OperatorContext context = new OperatorContext(config, client, plugins, runner, cache, runtimes, meterRegistry,
+        readiness, this::isLeader);
+    builder.componentFactories.forEach(factory -> components.add(factory.create(context)));
+  }
+
+  public static Builder builder(OperatorConfig config, KubernetesClient client) {
+    return new Builder(config, client);
+  }
+
+  /**
+   * Starts the components, then the controller: its informers at once, its reconciles at once without leader
+   * election, else once this process holds the Lease. Returns without waiting for either.
+   *
+   * @throws IllegalStateException if a required CRD is not installed, or the operator was started before
+   * @throws io.javaoperatorsdk.operator.OperatorException if the controller cannot start
+   */
+  public synchronized void start() {
+    if (operator != null) {
+      throw new IllegalStateException("the operator was started before");
+    }
+    TrainJobEventSources eventSources = TrainJobEventSources.plan(runner.watches(), client, cache);
+    TrainJobEvents events = new TrainJobEvents(client, identity, clock);
+    TrainJobReconciler reconciler = new TrainJobReconciler(runner, eventSources, cache,
+        new RuntimeSnapshots(cache, runtimes, client), client, events, clock);
+    operator = new Operator(this::configure);
+    operator.register(reconciler, controller -> {
+      if (config.watchesAllNamespaces()) {
+        controller.watchingAllNamespaces();
+      } else {
+        controller.settingNamespaces(config.namespaces());
+      }
+      controller.withGenerationAware(true)
+          .withRetry(retry())
+          .withReconciliationMaxInterval(config.timings().resyncPeriod())
+          .withFieldManager(TrainJobReconciler.NAME);
+    });
+    TrainJobMetrics.register(meterRegistry, cache);
+    Operator running = operator;
+    readiness.register("controller", () -> running.getRuntimeInfo().isStarted()
+        && running.getRuntimeInfo().allEventSourcesAreHealthy());
+    if (!config.leaderElection().enabled()) {
+      leader.set(true);
+    }
+    startComponents();
+    LOG.info("Starting the TrainJob controller as {} ({}, {} reconciles at once, leader election {})", identity,
+        config.watchesAllNamespaces() ? "all namespaces" : "namespaces " + config.namespaces(),
+        config.trainJobConcurrency(), config.leaderElection().enabled() ? "on" : "off");
+    try {
+      operator.start();
+    } catch (RuntimeException e) {
+      stop();
+      throw e;
+    }
+  }
+
+  /** Stops the controller, then the components; idempotent, and safe from any thread. */
+  public void stop() {
+    terminate(new Termination(false, "stopped"));
+  }
+
+  /** Blocks until the operator has stopped, by {@link #stop()} or fatally. */
+  public Termination awaitTermination() throws InterruptedException {
+    terminated.await();
+    return termination;
+  }
+
+  /** Like {@link #awaitTermination()}, for at most {@code timeout}; empty if still running. */
+  public Optional<Termination> awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+    return terminated.await(timeout, unit) ? Optional.of(termination) : Optional.empty();
+  }
+
+  /** Stops the operator with {@link #stop()} when the JVM shuts down (SIGTERM). */
+  public void installShutdownHook() {
+    Runtime.getRuntime().addShutdownHook(new Thread(this::stop, "trainer-operator-shutdown"));
+  }
+
+  public boolean isLeader() {
+    return leader.get() && !stopping.get();
+  }
+
+  public Readiness readiness() {
+    return readiness;
+  }
+
+  public MeterRegistry meterRegistry() {
+    return meterRegistry;
+  }
+
+  public PhaseRunner runner() {
+    return runner;
+  }
+
+  public OperatorPlugins plugins() {
+    return plugins;
+  }
+
+  /** The controller's informer caches, as plugins see them. */
+  public CacheObjectLookup cache() {
+    return cache;
+  }
+
+  /** This process's leader-election identity, also the {@code reportingInstance} of its Events. */
+  public String identity() {
+    return identity;
+  }
+
+  private void configure(ConfigurationServiceOverrider overrider) {
+    overrider.withKubernetesClient(client)
+        .withCloseClientOnStop(false)
+        .withConcurrentReconciliationThreads(config.trainJobConcurrency())
+        .withMetrics(MicrometerMetrics.withoutPerResourceMetrics(meterRegistry))
+        .withUseSSAToPatchPrimaryResource(false)
+        .withStopOnInformerErrorDuringStartup(true)
+        .withInformerStoppedHandler((informer, error) -> {
+          if (error != null && informer.hasSynced()) {
+            terminate(new Termination(true, "an informer stopped: " + error.getMessage()));
+          }
+        });
+    if (config.leaderElection().enabled()) {
+      overrider.withLeaderElectionConfiguration(leaderElection());
+    }
+  }
+
+  private LeaderElectionConfiguration leaderElection() {
+    OperatorConfig.Timings timings = config.timings();
+    LeaderCallbacks callbacks = new LeaderCallbacks(
+        () -> {
+          LOG.info("{} became the leader", identity);
+          leader.set(true);
+        },
+        () -> {
+          leader.set(false);
+          if (!stopping.get()) {
+            terminate(new Termination(true, "lost the leadership of Lease " + config.operatorNamespace() + "/"
+                + config.leaderElection().leaseName()));
+          }
+        },
+        newLeader -> LOG.info("The leader is {}", newLeader));
+    // exitOnStopLeading false: JOSDK would call System.exit; the callback above stops this operator instead
+    return new LeaderElectionConfiguration(config.leaderElection().leaseName(), config.operatorNamespace(),
+        timings.leaseDuration(), timings.renewDeadline(), timings.retryPeriod(), identity, callbacks, false);
+  }
+
+  private GenericRetry retry() {
+    return new GenericRetry()
+        .setInitialInterval(config.timings().retryInitialInterval().toMillis())
+        .setIntervalMultiplier(2)
+        .setMaxInterval(config.timings().retryMaxInterval().toMillis())
+        .withoutMaxAttempts();
+  }
+
+  private void startComponents() {
+    for (OperatorComponent component : components) {
+      try {
+        LOG.info("Starting {}", component.name());
+        component.start();
+        started.add(component);
+      } catch (Exception e) {
+        stop();
+        throw new IllegalStateException("cannot start " + component.name() + ": " + e.getMessage(), e);
+      }
+    }
+  }
+
+  /**
+   * Stops everything once; the first caller's reason is the termination. A fatal stop runs on a thread of its own,
+   * since it is called from JOSDK's leader-election or informer threads, which stopping the operator waits for.
+   */
+  private void terminate(Termination reason) {
+    if (!stopping.compareAndSet(false, true)) {
+      return;
+    }
+    if (reason.fatal()) {
+      LOG.error("Stopping the operator: {}", reason.reason());
+      Thread stopper = new Thread(() -> shutDown(reason), "trainer-operator-stop");
+      stopper.setDaemon(false);
+      stopper.start();
+    } else {
+      shutDown(reason);
+    }
+  }
+
+  private synchronized void shutDown(Termination reason) {
+    try {
+      if (operator != null) {
+        operator.stop();
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("Error while stopping the controller", e);
+    } finally {
+      for (int i = started.size() - 1; i >= 0; i--) {
+        stopQuietly(started.get(i));
+      }
+      started.clear();
+      leader.set(false);
+      termination = reason;
+      terminated.countDown();
+      LOG.info("The operator has stopped ({})", reason.reason());
+    }
+  }
+
+  private static void stopQuietly(OperatorComponent component) {
+    try {
+      component.stop();
+    } catch (RuntimeException e) {
+      LOG.warn("Error while stopping {}", component.name(), e);
+    }
+  }
+
+  /** Options of a {@link TrainerOperator}; only the configuration and client are required. */
+  public static final class Builder {
+    private final OperatorConfig config;
+    private final KubernetesClient client;
+    private final List<OperatorComponent.Factory> componentFactories = new ArrayList<>();
+    private OperatorPlugins plugins;
+    private MeterRegistry meterRegistry;
+    private Clock clock = Clock.systemUTC();
+    private String identity;
+
+    private Builder(OperatorConfig config, KubernetesClient client) {
+      this.config = Objects.requireNonNull(config, "config");
+      this.client = Objects.requireNonNull(client, "client");
+    }
+
+    /** Where metrics go (the ops server exposes it); default a registry of its own. */
+    public Builder meterRegistry(MeterRegistry registry) {
+      this.meterRegistry = registry;
+      return this;
+    }
+
+    /** A component to start before the controller and stop after it, in the order added. */
+    public Builder component(OperatorComponent.Factory factory) {
+      componentFactories.add(Objects.requireNonNull(factory, "factory"));
+      return this;
+    }
+
+    /** The leader-election identity; default {@code trainer-operator_<random>}. */
+    public Builder identity(String identity) {
+      this.identity = identity;
+      return this;
+    }
+
+    /** The plugins; default the built-in ones plus those of {@code --plugins-dir}. */
+    public Builder plugins(OperatorPlugins loaded) {
+      this.plugins = loaded;
+      return this;
+    }
+
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /**
+     * Loads the plugins and wires the operator; nothing contacts the API server before {@link #start()}.
+     *
+     * @throws io.kftrainer.framework.runner.PluginSetupException if the plugins cannot run together
+     */
+    public TrainerOperator build() {
+      return new TrainerOperator(this);
+    }
+  }
+}

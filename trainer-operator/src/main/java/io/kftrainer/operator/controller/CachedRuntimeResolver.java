@@ -1,0 +1,45 @@
+package io.kftrainer.operator.controller;
+
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.kftrainer.api.v1alpha1.ClusterTrainingRuntime;
+import io.kftrainer.api.v1alpha1.TrainJob;
+import io.kftrainer.api.v1alpha1.TrainingRuntime;
+import io.kftrainer.framework.model.RuntimeSource;
+import io.kftrainer.framework.spi.ObjectLookup;
+import io.kftrainer.operator.runtime.CrdDefaults;
+import io.kftrainer.operator.runtime.RuntimeKey;
+import io.kftrainer.operator.runtime.RuntimeResolver;
+import java.util.Optional;
+
+/**
+ * Resolves runtimes from the operator's informer caches. The runtime comes back as a copy with the CRD defaults
+ * set (the API server sets them too; the copy keeps the cached object untouched), so that it is the same whether
+ * it was just read from the cache or from a runtime snapshot.
+ */
+public final class CachedRuntimeResolver implements RuntimeResolver {
+
+  private final ObjectLookup cache;
+  private final KubernetesSerialization serialization;
+
+  public CachedRuntimeResolver(ObjectLookup cache, KubernetesSerialization serialization) {
+    this.cache = cache;
+    this.serialization = serialization;
+  }
+
+  @Override
+  public Optional<RuntimeSource> resolve(TrainJob trainJob) {
+    RuntimeKey key = RuntimeKey.of(trainJob);
+    if (key.isClusterScoped()) {
+      return cache.get(ClusterTrainingRuntime.class, null, key.name())
+          .map(runtime -> RuntimeSource.of(defaulted(runtime)));
+    }
+    return cache.get(TrainingRuntime.class, key.namespace(), key.name())
+        .map(runtime -> RuntimeSource.of(defaulted(runtime)));
+  }
+
+  private <T> T defaulted(T runtime) {
+    T copy = serialization.clone(runtime);
+    CrdDefaults.applyTo(copy);
+    return copy;
+  }
+}

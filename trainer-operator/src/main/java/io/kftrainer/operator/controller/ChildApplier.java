@@ -1,0 +1,82 @@
+package io.kftrainer.operator.controller;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.kftrainer.api.v1alpha1.TrainJob;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The only writer of a TrainJob's children: server-side apply with field manager {@value #FIELD_MANAGER} and
+ * forced ownership, as upstream, but only for objects whose desired state is not already in the informer cache
+ * ({@link JsonSubset}), so that a reconcile that changes nothing sends nothing. Each write is recorded in the
+ * cache ({@link CacheObjectLookup#recordWrite}).
+ */
+final class ChildApplier {
+
+  /** Upstream's field owner of everything the TrainJob controller applies. */
+  static final String FIELD_MANAGER = "trainer";
+
+  private static final Logger LOG = LoggerFactory.getLogger(ChildApplier.class);
+
+  private final KubernetesClient client;
+  private final CacheObjectLookup cache;
+  private final KubernetesSerialization serialization;
+
+  ChildApplier(KubernetesClient client, CacheObjectLookup cache) {
+    this.client = client;
+    this.cache = cache;
+    this.serialization = client.getKubernetesSerialization();
+  }
+
+  /** Applies each object that differs from its cached state, in order; returns how many were written. */
+  int applyAll(List<HasMetadata> desired) {
+    int written = 0;
+    for (HasMetadata object : desired) {
+      if (apply(object)) {
+        written++;
+      }
+    }
+    return written;
+  }
+
+  private boolean apply(HasMetadata desired) {
+    Optional<? extends HasMetadata> observed = observed(desired);
+    if (observed.isPresent() && JsonSubset.contains(tree(observed.get()), JsonSubset.comparable(tree(desired)))) {
+      return false;
+    }
+    if (!cache.isCached(desired.getClass())) {
+      LOG.debug("{} {} is not watched: applying it unconditionally", desired.getKind(),
+          desired.getMetadata().getName());
+    }
+    HasMetadata applied = client.resource(desired).fieldManager(FIELD_MANAGER).forceConflicts().serverSideApply();
+    cache.recordWrite(applied, observed);
+    LOG.info("Applied {} {}/{}", desired.getKind(), desired.getMetadata().getNamespace(),
+        desired.getMetadata().getName());
+    return true;
+  }
+
+  /** Deletes the TrainJob's child of this type and the TrainJob's name, if the cache holds one. */
+  <T extends HasMetadata> boolean deleteIfPresent(Class<T> type, TrainJob trainJob) {
+    String namespace = trainJob.getMetadata().getNamespace();
+    String name = trainJob.getMetadata().getName();
+    if (cache.get(type, namespace, name).isEmpty()) {
+      return false;
+    }
+    client.resources(type).inNamespace(namespace).withName(name).delete();
+    LOG.info("Deleted {} {}/{}", HasMetadata.getKind(type), namespace, name);
+    return true;
+  }
+
+  private Optional<? extends HasMetadata> observed(HasMetadata desired) {
+    return cache.get(desired.getClass(), desired.getMetadata().getNamespace(), desired.getMetadata().getName());
+  }
+
+  private JsonNode tree(HasMetadata object) {
+    return serialization.convertValue(object, JsonNode.class);
+  }
+}

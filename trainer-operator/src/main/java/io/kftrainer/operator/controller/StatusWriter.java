@@ -1,0 +1,77 @@
+package io.kftrainer.operator.controller;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.kftrainer.api.v1alpha1.TrainJob;
+import io.kftrainer.api.v1alpha1.TrainJobStatus;
+
+/**
+ * Writes a TrainJob's status, as upstream, with a JSON merge patch of the {@code status} subresource, and only
+ * when the status changed. The patch holds the whole new status and the {@code resourceVersion} the status was
+ * computed from: a TrainJob changed meanwhile answers 409, and the reconcile is retried on fresh state rather than
+ * overwriting what it did not see. Nothing but {@code status} is written.
+ *
+ * <p>The written TrainJob goes into JOSDK's cache of TrainJobs, so that the next reconcile starts from this
+ * status even if the watch event has not arrived yet (otherwise it would see the old conditions and report
+ * their transitions twice).
+ */
+final class StatusWriter {
+
+  private final KubernetesClient client;
+  private final KubernetesSerialization serialization;
+
+  StatusWriter(KubernetesClient client) {
+    this.client = client;
+    this.serialization = client.getKubernetesSerialization();
+  }
+
+  /**
+   * Patches {@code status} onto {@code observed} unless it is what {@code observed} already has.
+   *
+   * @return whether a patch was sent
+   */
+  boolean write(TrainJob observed, TrainJobStatus status, Context<TrainJob> context) {
+    JsonNode wanted = pruned(serialization.convertValue(status, JsonNode.class));
+    JsonNode current = pruned(observed.getStatus() == null ? null
+        : serialization.convertValue(observed.getStatus(), JsonNode.class));
+    if (wanted.equals(current)) {
+      return false;
+    }
+    ObjectNode patch = JsonNodeFactory.instance.objectNode();
+    patch.putObject("metadata").put("resourceVersion", observed.getMetadata().getResourceVersion());
+    patch.set("status", wanted);
+    TrainJob updated = client.resources(TrainJob.class)
+        .inNamespace(observed.getMetadata().getNamespace())
+        .withName(observed.getMetadata().getName())
+        .subresource("status")
+        .patch(PatchContext.of(PatchType.JSON_MERGE), serialization.asJson(patch));
+    context.eventSourceRetriever().getControllerEventSource()
+        .handleRecentResourceUpdate(ResourceID.fromResource(observed), updated, observed);
+    return true;
+  }
+
+  /** The status without empty lists and objects, which mean the same as absent ones. */
+  private static JsonNode pruned(JsonNode node) {
+    if (node == null || node.isNull()) {
+      return JsonNodeFactory.instance.objectNode();
+    }
+    if (node instanceof ObjectNode object) {
+      ObjectNode copy = JsonNodeFactory.instance.objectNode();
+      object.fields().forEachRemaining(field -> {
+        JsonNode value = pruned(field.getValue());
+        if (!value.isNull() && !(value.isContainerNode() && value.isEmpty())) {
+          copy.set(field.getKey(), value);
+        }
+      });
+      return copy;
+    }
+    return node;
+  }
+}
