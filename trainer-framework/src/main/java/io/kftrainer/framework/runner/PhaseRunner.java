@@ -74,10 +74,9 @@ public final class PhaseRunner {
     this.podSpecs = implementing(EnforcePodSpec.class);
     this.preBuildSyncs = implementing(PreBuildSync.class);
     this.builders = implementing(ComponentBuilder.class);
-    this.watches = implementing(WatchExtension.class).stream()
+    this.watches = Watches.merge(implementing(WatchExtension.class).stream()
         .flatMap(plugin -> plugin.watches().stream())
-        .distinct()
-        .toList();
+        .toList());
     List<TerminalCondition> terminalConditions = implementing(TerminalCondition.class);
     if (terminalConditions.size() > 1) {
       throw new PluginSetupException("too many TerminalCondition plugins: "
@@ -91,7 +90,10 @@ public final class PhaseRunner {
     return plugins;
   }
 
-  /** The resources the operator must watch, from every {@link WatchExtension}, without duplicates. */
+  /**
+   * The resources the operator must watch, from every {@link WatchExtension}: one watch per kind and relation,
+   * whose mapper is the union of the plugins' mappers.
+   */
   public List<Watch> watches() {
     return watches;
   }

@@ -75,9 +75,9 @@ class RuntimeInfoFactoryTest {
   }
 
   @Test
-  void singlePodRequestsSumContainersUseLimitsAsDefaultRequestsAndCountTheLargestInitContainer() {
+  void singlePodRequestsSumContainerRequestsAndCountTheLargestInitContainer() {
     assertThat(info.podSet("node").orElseThrow().singlePodRequests()).containsOnly(
-        java.util.Map.entry("cpu", new Quantity("4250", "m")),
+        java.util.Map.entry("cpu", new Quantity("4")),
         java.util.Map.entry("memory", new Quantity("1", "Gi")),
         java.util.Map.entry("nvidia.com/gpu", new Quantity("2")));
     assertThat(info.podSet("dataset-initializer").orElseThrow().singlePodRequests()).containsOnly(
