@@ -26,14 +26,16 @@ class CrdManifestsUpToDateTest {
 
   static final String REFRESH_COMMAND = "./mvnw -pl trainer-api verify -Dtrainer.updateCrds=true";
 
-  private static final String HEADER = "# Generated from the trainer-api model by fabric8's CRD generator: do not edit.\n"
+  private static final String HEADER =
+      "# Generated from the trainer-api model by fabric8's CRD generator: do not edit.\n"
       + "# Refresh with: " + REFRESH_COMMAND + "\n";
 
   /** Generated file name → checked-in file name (upstream's naming). */
   private static final Map<String, String> CRDS = new LinkedHashMap<>();
 
   static {
-    CRDS.put("clustertrainingruntimes.trainer.kubeflow.org-v1.yml", "trainer.kubeflow.org_clustertrainingruntimes.yaml");
+    CRDS.put("clustertrainingruntimes.trainer.kubeflow.org-v1.yml",
+        "trainer.kubeflow.org_clustertrainingruntimes.yaml");
     CRDS.put("trainingruntimes.trainer.kubeflow.org-v1.yml", "trainer.kubeflow.org_trainingruntimes.yaml");
     CRDS.put("trainjobs.trainer.kubeflow.org-v1.yml", "trainer.kubeflow.org_trainjobs.yaml");
   }

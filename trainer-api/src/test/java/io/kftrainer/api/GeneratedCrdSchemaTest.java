@@ -361,7 +361,8 @@ class GeneratedCrdSchemaTest {
       rules(at(namespaced, spec)).extracting(t -> t.toList().get(1))
           .containsExactly("StartupPolicy and DependsOn APIs are mutually exclusive");
       assertListMap(at(namespaced, spec + ".replicatedJobs"), "name");
-      assertThat(at(namespaced, spec + ".replicatedJobs[]").getRequired()).containsExactlyInAnyOrder("name", "template");
+      assertThat(at(namespaced, spec + ".replicatedJobs[]").getRequired())
+          .containsExactlyInAnyOrder("name", "template");
       assertThat(defaultOf(at(namespaced, spec + ".replicatedJobs[].replicas")).asInt()).isEqualTo(1);
       assertThat(defaultOf(at(namespaced, spec + ".replicatedJobs[].groupName")).asText()).isEqualTo("default");
       assertListMap(at(namespaced, spec + ".replicatedJobs[].dependsOn"), "name");
@@ -378,7 +379,8 @@ class GeneratedCrdSchemaTest {
         rules(at(namespaced, spec + "." + immutable)).containsExactly(tuple("self == oldSelf", "Value is immutable"));
       }
       assertThat(at(namespaced, spec + ".successPolicy").getRequired()).containsExactly("operator");
-      assertThat(at(namespaced, spec + ".failurePolicy.rules[]").getRequired()).containsExactlyInAnyOrder("name", "action");
+      assertThat(at(namespaced, spec + ".failurePolicy.rules[]").getRequired())
+          .containsExactlyInAnyOrder("name", "action");
     }
   }
 

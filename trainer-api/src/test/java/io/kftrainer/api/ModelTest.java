@@ -122,7 +122,8 @@ class ModelTest {
     TrainingRuntimeSpec spec = runtime.getSpec();
 
     assertThat(runtime.getMetadata().getNamespace()).isEqualTo("team-a");
-    assertThat(spec.getMlPolicy().getMpi().getMpiImplementation()).isEqualTo(TrainerConstants.MPI_IMPLEMENTATION_OPENMPI);
+    assertThat(spec.getMlPolicy().getMpi().getMpiImplementation())
+        .isEqualTo(TrainerConstants.MPI_IMPLEMENTATION_OPENMPI);
     assertThat(spec.getMlPolicy().getMpi().getRunLauncherAsNode()).isTrue();
     assertThat(spec.getTemplate().getSpec().getNetwork().getEnableDNSHostnames()).isTrue();
     assertThat(spec.getTemplate().getSpec().getSuccessPolicy().getTargetReplicatedJobs()).containsExactly("launcher");
@@ -187,7 +188,8 @@ class ModelTest {
           anotherNewField: {}
         """, TrainJob.class);
 
-    assertThat(job.getSpec()).isEqualTo(new TrainJobSpec().withRuntimeRef(new RuntimeRef().withName("torch-distributed")));
+    assertThat(job.getSpec())
+        .isEqualTo(new TrainJobSpec().withRuntimeRef(new RuntimeRef().withName("torch-distributed")));
   }
 
   @Test

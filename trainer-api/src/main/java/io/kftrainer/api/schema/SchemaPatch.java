@@ -6,8 +6,6 @@ import io.fabric8.crdv2.generator.v1.SchemaCustomizer;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaProps;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -19,7 +17,7 @@ import java.util.Map;
  * {@code MergePatchCustomizer} is not used because it replaces nested objects (the whole {@code properties} map)
  * instead of merging them.
  *
- * <p>Only the CRD generator runs this class, at build time; {@code crd-generator-api-v2} is a provided dependency.
+ * <p>Only the CRD generator runs this class, at build time.
  */
 public final class SchemaPatch implements SchemaCustomizer.Customizer {
 
@@ -35,11 +33,7 @@ public final class SchemaPatch implements SchemaCustomizer.Customizer {
   }
 
   private static void merge(ObjectNode target, ObjectNode patch) {
-    List<Map.Entry<String, JsonNode>> entries = new ArrayList<>();
-    for (Iterator<Map.Entry<String, JsonNode>> it = patch.fields(); it.hasNext(); ) {
-      entries.add(it.next());
-    }
-    for (Map.Entry<String, JsonNode> e : entries) {
+    for (Map.Entry<String, JsonNode> e : new ArrayList<>(patch.properties())) {
       JsonNode value = e.getValue();
       JsonNode existing = target.get(e.getKey());
       if (value.isNull()) {

@@ -137,6 +137,10 @@ public class ContainerPatch {
 
   @Override
   public String toString() {
-    return "ContainerPatch{name=" + name + ", env=" + env + ", volumeMounts=" + volumeMounts + ", securityContext=" + securityContext + "}";
+    return "ContainerPatch{name=" + name
+        + ", env=" + env
+        + ", volumeMounts=" + volumeMounts
+        + ", securityContext=" + securityContext
+        + "}";
   }
 }

@@ -156,6 +156,12 @@ public class JobStatus {
 
   @Override
   public String toString() {
-    return "JobStatus{name=" + name + ", ready=" + ready + ", succeeded=" + succeeded + ", failed=" + failed + ", active=" + active + ", suspended=" + suspended + "}";
+    return "JobStatus{name=" + name
+        + ", ready=" + ready
+        + ", succeeded=" + succeeded
+        + ", failed=" + failed
+        + ", active=" + active
+        + ", suspended=" + suspended
+        + "}";
   }
 }

@@ -16,7 +16,8 @@ import java.util.Objects;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonPropertyOrder({"numNodes", "torch", "mpi", "flux", "jax", "xgboost"})
-@ValidationRule(value = "[has(self.torch), has(self.mpi), has(self.jax), has(self.xgboost),has(self.flux)].filter(x, x).size() <= 1",
+@ValidationRule(value = "[has(self.torch), has(self.mpi), has(self.jax), has(self.xgboost),has(self.flux)]"
+    + ".filter(x, x).size() <= 1",
     message = "Only one of the policy can be configured")
 public class MLPolicy {
 
@@ -152,6 +153,12 @@ public class MLPolicy {
 
   @Override
   public String toString() {
-    return "MLPolicy{numNodes=" + numNodes + ", torch=" + torch + ", mpi=" + mpi + ", flux=" + flux + ", jax=" + jax + ", xgboost=" + xgboost + "}";
+    return "MLPolicy{numNodes=" + numNodes
+        + ", torch=" + torch
+        + ", mpi=" + mpi
+        + ", flux=" + flux
+        + ", jax=" + jax
+        + ", xgboost=" + xgboost
+        + "}";
   }
 }

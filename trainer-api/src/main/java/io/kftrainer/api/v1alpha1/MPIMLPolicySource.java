@@ -126,6 +126,10 @@ public class MPIMLPolicySource {
 
   @Override
   public String toString() {
-    return "MPIMLPolicySource{numProcPerNode=" + numProcPerNode + ", mpiImplementation=" + mpiImplementation + ", sshAuthMountPath=" + sshAuthMountPath + ", runLauncherAsNode=" + runLauncherAsNode + "}";
+    return "MPIMLPolicySource{numProcPerNode=" + numProcPerNode
+        + ", mpiImplementation=" + mpiImplementation
+        + ", sshAuthMountPath=" + sshAuthMountPath
+        + ", runLauncherAsNode=" + runLauncherAsNode
+        + "}";
   }
 }

@@ -29,8 +29,10 @@ import java.util.Objects;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
-@JsonPropertyOrder({"serviceAccountName", "volumes", "initContainers", "containers", "imagePullSecrets", "securityContext", "nodeSelector", "affinity", "tolerations", "schedulingGates", "terminationGracePeriodSeconds"})
-@SchemaSwap(originalType = PersistentVolumeClaimTemplate.class, fieldName = "metadata", targetType = EmbeddedObjectMeta.class)
+@JsonPropertyOrder({"serviceAccountName", "volumes", "initContainers", "containers", "imagePullSecrets",
+    "securityContext", "nodeSelector", "affinity", "tolerations", "schedulingGates", "terminationGracePeriodSeconds"})
+@SchemaSwap(originalType = PersistentVolumeClaimTemplate.class, fieldName = "metadata",
+    targetType = EmbeddedObjectMeta.class)
 @SchemaCustomizer(value = SchemaPatch.class, input = """
         {
           "properties": {
@@ -300,11 +302,23 @@ public class PodSpecPatch {
 
   @Override
   public int hashCode() {
-    return Objects.hash(serviceAccountName, volumes, initContainers, containers, imagePullSecrets, securityContext, nodeSelector, affinity, tolerations, schedulingGates, terminationGracePeriodSeconds);
+    return Objects.hash(serviceAccountName, volumes, initContainers, containers, imagePullSecrets, securityContext,
+        nodeSelector, affinity, tolerations, schedulingGates, terminationGracePeriodSeconds);
   }
 
   @Override
   public String toString() {
-    return "PodSpecPatch{serviceAccountName=" + serviceAccountName + ", volumes=" + volumes + ", initContainers=" + initContainers + ", containers=" + containers + ", imagePullSecrets=" + imagePullSecrets + ", securityContext=" + securityContext + ", nodeSelector=" + nodeSelector + ", affinity=" + affinity + ", tolerations=" + tolerations + ", schedulingGates=" + schedulingGates + ", terminationGracePeriodSeconds=" + terminationGracePeriodSeconds + "}";
+    return "PodSpecPatch{serviceAccountName=" + serviceAccountName
+        + ", volumes=" + volumes
+        + ", initContainers=" + initContainers
+        + ", containers=" + containers
+        + ", imagePullSecrets=" + imagePullSecrets
+        + ", securityContext=" + securityContext
+        + ", nodeSelector=" + nodeSelector
+        + ", affinity=" + affinity
+        + ", tolerations=" + tolerations
+        + ", schedulingGates=" + schedulingGates
+        + ", terminationGracePeriodSeconds=" + terminationGracePeriodSeconds
+        + "}";
   }
 }

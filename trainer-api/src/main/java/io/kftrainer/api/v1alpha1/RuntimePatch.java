@@ -31,7 +31,8 @@ import java.util.Objects;
 public class RuntimePatch {
 
   @JsonProperty("manager")
-  @JsonPropertyDescription("Owner of this patch entry (a user, a controller or a webhook), e.g. kueue.x-k8s.io/manager.")
+  @JsonPropertyDescription("Owner of this patch entry (a user, a controller or a webhook), e.g. "
+      + "kueue.x-k8s.io/manager.")
   @Required
   @Size(min = 1, max = 253)
   @ValidationRule(value = "self == oldSelf", message = "field is immutable")

@@ -117,6 +117,10 @@ public class TorchElasticPolicy {
 
   @Override
   public String toString() {
-    return "TorchElasticPolicy{maxRestarts=" + maxRestarts + ", minNodes=" + minNodes + ", maxNodes=" + maxNodes + ", metrics=" + metrics + "}";
+    return "TorchElasticPolicy{maxRestarts=" + maxRestarts
+        + ", minNodes=" + minNodes
+        + ", maxNodes=" + maxNodes
+        + ", metrics=" + metrics
+        + "}";
   }
 }

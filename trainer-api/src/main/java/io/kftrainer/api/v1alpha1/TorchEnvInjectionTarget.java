@@ -43,7 +43,8 @@ public class TorchEnvInjectionTarget {
   @Required
   @Size(min = 1, max = 8)
   @ValidationRule(value = "!self.exists(c, c == 'node')",
-      message = "containerNames must not include the main node container because PET_* envs are always injected into it")
+      message = "containerNames must not include the main node container"
+          + " because PET_* envs are always injected into it")
   private List<String> containerNames;
 
   public String getJobName() {

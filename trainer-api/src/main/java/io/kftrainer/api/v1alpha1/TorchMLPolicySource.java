@@ -94,6 +94,9 @@ public class TorchMLPolicySource {
 
   @Override
   public String toString() {
-    return "TorchMLPolicySource{numProcPerNode=" + numProcPerNode + ", elasticPolicy=" + elasticPolicy + ", envInjection=" + envInjection + "}";
+    return "TorchMLPolicySource{numProcPerNode=" + numProcPerNode
+        + ", elasticPolicy=" + elasticPolicy
+        + ", envInjection=" + envInjection
+        + "}";
   }
 }

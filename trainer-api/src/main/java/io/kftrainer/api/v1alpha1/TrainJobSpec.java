@@ -20,7 +20,8 @@ import java.util.Objects;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
-@JsonPropertyOrder({"runtimeRef", "initializer", "trainer", "runtimePatches", "suspend", "activeDeadlineSeconds", "managedBy"})
+@JsonPropertyOrder({"runtimeRef", "initializer", "trainer", "runtimePatches", "suspend", "activeDeadlineSeconds",
+    "managedBy"})
 @SchemaCustomizer(value = SchemaPatch.class, input = """
         {
           "properties": {
@@ -59,13 +60,15 @@ public class TrainJobSpec {
   private Boolean suspend;
 
   @JsonProperty("activeDeadlineSeconds")
-  @JsonPropertyDescription("Seconds the TrainJob may stay active (counted from its start or last resume) before it is failed with reason DeadlineExceeded.")
+  @JsonPropertyDescription("Seconds the TrainJob may stay active (counted from its start or last resume) before it is "
+      + "failed with reason DeadlineExceeded.")
   @Min(1)
   @ValidationRule(value = "self == oldSelf", message = "field is immutable")
   private Long activeDeadlineSeconds;
 
   @JsonProperty("managedBy")
-  @JsonPropertyDescription("Controller that reconciles this TrainJob: trainer.kubeflow.org/trainjob-controller or kueue.x-k8s.io/multikueue.")
+  @JsonPropertyDescription("Controller that reconciles this TrainJob: trainer.kubeflow.org/trainjob-controller or "
+      + "kueue.x-k8s.io/multikueue.")
   @Default(TrainerConstants.DEFAULT_MANAGED_BY)
   @Size(max = 253)
   @ValidationRule(value = "self in ['trainer.kubeflow.org/trainjob-controller', 'kueue.x-k8s.io/multikueue']",
@@ -189,6 +192,13 @@ public class TrainJobSpec {
 
   @Override
   public String toString() {
-    return "TrainJobSpec{runtimeRef=" + runtimeRef + ", initializer=" + initializer + ", trainer=" + trainer + ", runtimePatches=" + runtimePatches + ", suspend=" + suspend + ", activeDeadlineSeconds=" + activeDeadlineSeconds + ", managedBy=" + managedBy + "}";
+    return "TrainJobSpec{runtimeRef=" + runtimeRef
+        + ", initializer=" + initializer
+        + ", trainer=" + trainer
+        + ", runtimePatches=" + runtimePatches
+        + ", suspend=" + suspend
+        + ", activeDeadlineSeconds=" + activeDeadlineSeconds
+        + ", managedBy=" + managedBy
+        + "}";
   }
 }

@@ -25,7 +25,13 @@ import java.util.Objects;
               "x-kubernetes-list-type": "map",
               "x-kubernetes-list-map-keys": ["type"],
               "items": {
-                "required": ["lastTransitionTime", "message", "reason", "status", "type"],
+                "required": [
+                  "lastTransitionTime",
+                  "message",
+                  "reason",
+                  "status",
+                  "type"
+                ],
                 "properties": {
                   "lastTransitionTime": {
                     "format": "date-time"
@@ -131,6 +137,9 @@ public class TrainJobStatus {
 
   @Override
   public String toString() {
-    return "TrainJobStatus{conditions=" + conditions + ", jobsStatus=" + jobsStatus + ", trainerStatus=" + trainerStatus + "}";
+    return "TrainJobStatus{conditions=" + conditions
+        + ", jobsStatus=" + jobsStatus
+        + ", trainerStatus=" + trainerStatus
+        + "}";
   }
 }

@@ -82,7 +82,8 @@ public class Trainer {
   private ResourceRequirements resourcesPerNode;
 
   @JsonProperty("numProcPerNode")
-  @JsonPropertyDescription("Processes (workers, slots) per training node: an int >= 1, or auto, cpu or gpu for torch runtimes.")
+  @JsonPropertyDescription("Processes (workers, slots) per training node: an int >= 1, or auto, cpu or gpu for torch "
+      + "runtimes.")
   @ValidationRule(value = "self > 0 || self in ['auto', 'cpu', 'gpu']",
       message = "numProcPerNode must be greater than or equal to 1, or one of auto, cpu, gpu")
   private IntOrString numProcPerNode;
@@ -203,6 +204,13 @@ public class Trainer {
 
   @Override
   public String toString() {
-    return "Trainer{image=" + image + ", command=" + command + ", args=" + args + ", env=" + env + ", numNodes=" + numNodes + ", resourcesPerNode=" + resourcesPerNode + ", numProcPerNode=" + numProcPerNode + "}";
+    return "Trainer{image=" + image
+        + ", command=" + command
+        + ", args=" + args
+        + ", env=" + env
+        + ", numNodes=" + numNodes
+        + ", resourcesPerNode=" + resourcesPerNode
+        + ", numProcPerNode=" + numProcPerNode
+        + "}";
   }
 }

@@ -129,6 +129,10 @@ public class TrainerStatus {
 
   @Override
   public String toString() {
-    return "TrainerStatus{progressPercentage=" + progressPercentage + ", estimatedRemainingSeconds=" + estimatedRemainingSeconds + ", metrics=" + metrics + ", lastUpdatedTime=" + lastUpdatedTime + "}";
+    return "TrainerStatus{progressPercentage=" + progressPercentage
+        + ", estimatedRemainingSeconds=" + estimatedRemainingSeconds
+        + ", metrics=" + metrics
+        + ", lastUpdatedTime=" + lastUpdatedTime
+        + "}";
   }
 }

@@ -98,6 +98,9 @@ public class TrainingRuntimeSpec {
 
   @Override
   public String toString() {
-    return "TrainingRuntimeSpec{mlPolicy=" + mlPolicy + ", podGroupPolicy=" + podGroupPolicy + ", template=" + template + "}";
+    return "TrainingRuntimeSpec{mlPolicy=" + mlPolicy
+        + ", podGroupPolicy=" + podGroupPolicy
+        + ", template=" + template
+        + "}";
   }
 }

@@ -32,7 +32,8 @@ public class FailurePolicy {
   private Integer maxRestarts;
 
   @JsonProperty("restartStrategy")
-  @JsonPropertyDescription("How the JobSet restarts: Recreate, BlockingRecreate or InPlaceRestart. Defaults to Recreate.")
+  @JsonPropertyDescription("How the JobSet restarts: Recreate, BlockingRecreate or InPlaceRestart. Defaults to "
+      + "Recreate.")
   @Default("Recreate")
   private String restartStrategy;
 
@@ -100,6 +101,9 @@ public class FailurePolicy {
 
   @Override
   public String toString() {
-    return "FailurePolicy{maxRestarts=" + maxRestarts + ", restartStrategy=" + restartStrategy + ", rules=" + rules + "}";
+    return "FailurePolicy{maxRestarts=" + maxRestarts
+        + ", restartStrategy=" + restartStrategy
+        + ", rules=" + rules
+        + "}";
   }
 }

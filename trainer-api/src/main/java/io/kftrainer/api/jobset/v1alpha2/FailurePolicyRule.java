@@ -21,7 +21,13 @@ import java.util.Objects;
         {
           "properties": {
             "action": {
-              "enum": ["FailJobSet", "RestartJobSet", "RestartJobSetAndIgnoreMaxRestarts", "RestartJob", "RestartJobAndIgnoreMaxRestarts"]
+              "enum": [
+                "FailJobSet",
+                "RestartJobSet",
+                "RestartJobSetAndIgnoreMaxRestarts",
+                "RestartJob",
+                "RestartJobAndIgnoreMaxRestarts"
+              ]
             },
             "targetReplicatedJobs": {
               "x-kubernetes-list-type": "atomic"
@@ -140,6 +146,11 @@ public class FailurePolicyRule {
 
   @Override
   public String toString() {
-    return "FailurePolicyRule{name=" + name + ", action=" + action + ", onJobFailureReasons=" + onJobFailureReasons + ", onJobFailureMessagePatterns=" + onJobFailureMessagePatterns + ", targetReplicatedJobs=" + targetReplicatedJobs + "}";
+    return "FailurePolicyRule{name=" + name
+        + ", action=" + action
+        + ", onJobFailureReasons=" + onJobFailureReasons
+        + ", onJobFailureMessagePatterns=" + onJobFailureMessagePatterns
+        + ", targetReplicatedJobs=" + targetReplicatedJobs
+        + "}";
   }
 }

@@ -18,8 +18,10 @@ import java.util.Objects;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
-@JsonPropertyOrder({"replicatedJobs", "network", "successPolicy", "failurePolicy", "startupPolicy", "suspend", "coordinator", "managedBy", "ttlSecondsAfterFinished", "volumeClaimPolicies"})
-@ValidationRule(value = "!(has(self.startupPolicy) && self.startupPolicy.startupPolicyOrder == 'InOrder' && self.replicatedJobs.exists(x, has(x.dependsOn)))",
+@JsonPropertyOrder({"replicatedJobs", "network", "successPolicy", "failurePolicy", "startupPolicy", "suspend",
+    "coordinator", "managedBy", "ttlSecondsAfterFinished", "volumeClaimPolicies"})
+@ValidationRule(value = "!(has(self.startupPolicy) && self.startupPolicy.startupPolicyOrder == 'InOrder'"
+    + " && self.replicatedJobs.exists(x, has(x.dependsOn)))",
     message = "StartupPolicy and DependsOn APIs are mutually exclusive")
 @SchemaCustomizer(value = SchemaPatch.class, input = """
         {
@@ -68,7 +70,8 @@ public class JobSetSpec {
   private Coordinator coordinator;
 
   @JsonProperty("managedBy")
-  @JsonPropertyDescription("Controller that reconciles this JobSet; the built-in one is jobset.sigs.k8s.io/jobset-controller.")
+  @JsonPropertyDescription("Controller that reconciles this JobSet; the built-in one is "
+      + "jobset.sigs.k8s.io/jobset-controller.")
   private String managedBy;
 
   @JsonProperty("ttlSecondsAfterFinished")
@@ -235,11 +238,22 @@ public class JobSetSpec {
 
   @Override
   public int hashCode() {
-    return Objects.hash(replicatedJobs, network, successPolicy, failurePolicy, startupPolicy, suspend, coordinator, managedBy, ttlSecondsAfterFinished, volumeClaimPolicies);
+    return Objects.hash(replicatedJobs, network, successPolicy, failurePolicy, startupPolicy, suspend, coordinator,
+        managedBy, ttlSecondsAfterFinished, volumeClaimPolicies);
   }
 
   @Override
   public String toString() {
-    return "JobSetSpec{replicatedJobs=" + replicatedJobs + ", network=" + network + ", successPolicy=" + successPolicy + ", failurePolicy=" + failurePolicy + ", startupPolicy=" + startupPolicy + ", suspend=" + suspend + ", coordinator=" + coordinator + ", managedBy=" + managedBy + ", ttlSecondsAfterFinished=" + ttlSecondsAfterFinished + ", volumeClaimPolicies=" + volumeClaimPolicies + "}";
+    return "JobSetSpec{replicatedJobs=" + replicatedJobs
+        + ", network=" + network
+        + ", successPolicy=" + successPolicy
+        + ", failurePolicy=" + failurePolicy
+        + ", startupPolicy=" + startupPolicy
+        + ", suspend=" + suspend
+        + ", coordinator=" + coordinator
+        + ", managedBy=" + managedBy
+        + ", ttlSecondsAfterFinished=" + ttlSecondsAfterFinished
+        + ", volumeClaimPolicies=" + volumeClaimPolicies
+        + "}";
   }
 }

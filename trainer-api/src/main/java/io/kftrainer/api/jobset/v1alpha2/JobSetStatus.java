@@ -17,7 +17,8 @@ import java.util.Objects;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
-@JsonPropertyOrder({"conditions", "restarts", "restartsCountTowardsMax", "terminalState", "replicatedJobsStatus", "previousInPlaceRestartAttempt", "currentInPlaceRestartAttempt"})
+@JsonPropertyOrder({"conditions", "restarts", "restartsCountTowardsMax", "terminalState", "replicatedJobsStatus",
+    "previousInPlaceRestartAttempt", "currentInPlaceRestartAttempt"})
 @SchemaCustomizer(value = SchemaPatch.class, input = """
         {
           "properties": {
@@ -25,7 +26,13 @@ import java.util.Objects;
               "x-kubernetes-list-type": "map",
               "x-kubernetes-list-map-keys": ["type"],
               "items": {
-                "required": ["lastTransitionTime", "message", "reason", "status", "type"],
+                "required": [
+                  "lastTransitionTime",
+                  "message",
+                  "reason",
+                  "status",
+                  "type"
+                ],
                 "properties": {
                   "lastTransitionTime": {
                     "format": "date-time"
@@ -185,11 +192,19 @@ public class JobSetStatus {
 
   @Override
   public int hashCode() {
-    return Objects.hash(conditions, restarts, restartsCountTowardsMax, terminalState, replicatedJobsStatus, previousInPlaceRestartAttempt, currentInPlaceRestartAttempt);
+    return Objects.hash(conditions, restarts, restartsCountTowardsMax, terminalState, replicatedJobsStatus,
+        previousInPlaceRestartAttempt, currentInPlaceRestartAttempt);
   }
 
   @Override
   public String toString() {
-    return "JobSetStatus{conditions=" + conditions + ", restarts=" + restarts + ", restartsCountTowardsMax=" + restartsCountTowardsMax + ", terminalState=" + terminalState + ", replicatedJobsStatus=" + replicatedJobsStatus + ", previousInPlaceRestartAttempt=" + previousInPlaceRestartAttempt + ", currentInPlaceRestartAttempt=" + currentInPlaceRestartAttempt + "}";
+    return "JobSetStatus{conditions=" + conditions
+        + ", restarts=" + restarts
+        + ", restartsCountTowardsMax=" + restartsCountTowardsMax
+        + ", terminalState=" + terminalState
+        + ", replicatedJobsStatus=" + replicatedJobsStatus
+        + ", previousInPlaceRestartAttempt=" + previousInPlaceRestartAttempt
+        + ", currentInPlaceRestartAttempt=" + currentInPlaceRestartAttempt
+        + "}";
   }
 }

@@ -87,6 +87,9 @@ public class Network {
 
   @Override
   public String toString() {
-    return "Network{enableDNSHostnames=" + enableDNSHostnames + ", subdomain=" + subdomain + ", publishNotReadyAddresses=" + publishNotReadyAddresses + "}";
+    return "Network{enableDNSHostnames=" + enableDNSHostnames
+        + ", subdomain=" + subdomain
+        + ", publishNotReadyAddresses=" + publishNotReadyAddresses
+        + "}";
   }
 }

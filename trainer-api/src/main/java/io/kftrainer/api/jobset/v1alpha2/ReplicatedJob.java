@@ -28,9 +28,12 @@ import java.util.Objects;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonPropertyOrder({"name", "groupName", "template", "replicas", "dependsOn"})
-@SchemaSwap(originalType = JobTemplateSpec.class, fieldName = "metadata", targetType = EmbeddedObjectMeta.class)
-@SchemaSwap(originalType = PodTemplateSpec.class, fieldName = "metadata", targetType = EmbeddedObjectMeta.class)
-@SchemaSwap(originalType = PersistentVolumeClaimTemplate.class, fieldName = "metadata", targetType = EmbeddedObjectMeta.class)
+@SchemaSwap(originalType = JobTemplateSpec.class, fieldName = "metadata",
+    targetType = EmbeddedObjectMeta.class)
+@SchemaSwap(originalType = PodTemplateSpec.class, fieldName = "metadata",
+    targetType = EmbeddedObjectMeta.class)
+@SchemaSwap(originalType = PersistentVolumeClaimTemplate.class, fieldName = "metadata",
+    targetType = EmbeddedObjectMeta.class)
 @SchemaCustomizer(value = SchemaPatch.class, input = """
         {
           "properties": {
@@ -65,12 +68,14 @@ public class ReplicatedJob {
   private JobTemplateSpec template;
 
   @JsonProperty("replicas")
-  @JsonPropertyDescription("Number of Jobs created from the template, named <jobset>-<replicatedJob>-<index>. Defaults to 1.")
+  @JsonPropertyDescription("Number of Jobs created from the template, named <jobset>-<replicatedJob>-<index>. Defaults "
+      + "to 1.")
   @Default("1")
   private Integer replicas;
 
   @JsonProperty("dependsOn")
-  @JsonPropertyDescription("Replicated jobs that must reach a status before this one is created; only one entry is supported.")
+  @JsonPropertyDescription("Replicated jobs that must reach a status before this one is created; only one entry is "
+      + "supported.")
   @Size(max = 5)
   @ValidationRule(value = "self == oldSelf", message = "Value is immutable")
   private List<DependsOn> dependsOn;
@@ -163,6 +168,11 @@ public class ReplicatedJob {
 
   @Override
   public String toString() {
-    return "ReplicatedJob{name=" + name + ", groupName=" + groupName + ", template=" + template + ", replicas=" + replicas + ", dependsOn=" + dependsOn + "}";
+    return "ReplicatedJob{name=" + name
+        + ", groupName=" + groupName
+        + ", template=" + template
+        + ", replicas=" + replicas
+        + ", dependsOn=" + dependsOn
+        + "}";
   }
 }

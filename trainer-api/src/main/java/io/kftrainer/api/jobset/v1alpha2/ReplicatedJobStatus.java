@@ -17,7 +17,8 @@ import java.util.Objects;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
-@JsonPropertyOrder({"name", "ready", "succeeded", "failed", "active", "suspended", "jobRestarts", "jobRestartsCountTowardsMax"})
+@JsonPropertyOrder({"name", "ready", "succeeded", "failed", "active", "suspended", "jobRestarts",
+    "jobRestartsCountTowardsMax"})
 @SchemaCustomizer(value = SchemaPatch.class, input = """
         {
           "properties": {
@@ -201,6 +202,14 @@ public class ReplicatedJobStatus {
 
   @Override
   public String toString() {
-    return "ReplicatedJobStatus{name=" + name + ", ready=" + ready + ", succeeded=" + succeeded + ", failed=" + failed + ", active=" + active + ", suspended=" + suspended + ", jobRestarts=" + jobRestarts + ", jobRestartsCountTowardsMax=" + jobRestartsCountTowardsMax + "}";
+    return "ReplicatedJobStatus{name=" + name
+        + ", ready=" + ready
+        + ", succeeded=" + succeeded
+        + ", failed=" + failed
+        + ", active=" + active
+        + ", suspended=" + suspended
+        + ", jobRestarts=" + jobRestarts
+        + ", jobRestartsCountTowardsMax=" + jobRestartsCountTowardsMax
+        + "}";
   }
 }

@@ -21,7 +21,8 @@ import java.util.Objects;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonPropertyOrder({"templates", "retentionPolicy"})
-@SchemaSwap(originalType = PersistentVolumeClaim.class, fieldName = "metadata", targetType = EmbeddedObjectMeta.class)
+@SchemaSwap(originalType = PersistentVolumeClaim.class, fieldName = "metadata",
+    targetType = EmbeddedObjectMeta.class)
 @ValidationRule(value = "self.templates.all(t, !has(t.metadata.namespace) || size(t.metadata.namespace) == 0)",
     message = "namespace cannot be set for VolumeClaimPolicies templates")
 @SchemaCustomizer(value = SchemaPatch.class, input = """
