@@ -122,9 +122,19 @@ final class ApiServerDispatcher extends ExclusiveCrudDispatcher {
     }
     final String path = rawPath.indexOf('?') < 0 ? rawPath : rawPath.substring(0, rawPath.indexOf('?'));
     final ResourcePath rp = ResourcePath.parse(rawPath);
-    final String contentType = request.getHeader("Content-Type");
-    if (body.length > 0 && contentType != null && !contentType.contains("json") && !contentType.contains("yaml")) {
-      // e.g. application/vnd.kubernetes.protobuf or application/cbor: clients fall back to JSON on 415
+    String contentType = request.getHeader("Content-Type");
+    byte[] content = body;
+    if (body.length > 0 && contentType != null && contentType.contains("protobuf")) {
+      // kubectl create namespace|configmap|secret|serviceaccount write protobuf and do not fall back to JSON
+      try {
+        content = KubernetesProtobuf.decode(body).toString().getBytes(StandardCharsets.UTF_8);
+        contentType = JSON;
+      } catch (IOException e) {
+        return status(415, "UnsupportedMediaType", "this server reads JSON and YAML; " + e.getMessage()
+            + " (with kubectl: '... --dry-run=client -o yaml | kubectl create -f -')");
+      }
+    } else if (body.length > 0 && contentType != null && !contentType.contains("json")
+        && !contentType.contains("yaml")) {
       return status(415, "UnsupportedMediaType", "the body of the request was in an unknown format - accepted media "
           + "types include: application/json, application/yaml");
     }
@@ -139,11 +149,12 @@ final class ApiServerDispatcher extends ExclusiveCrudDispatcher {
         return super.handleGet(rawPath);
       }
       case POST:
-        return rp == null || rp.name() != null ? super.handleCreate(copy(request, body)) : create(rp, request, body);
+        return rp == null || rp.name() != null ? super.handleCreate(copy(request, content))
+            : create(rp, contentType, content);
       case PUT:
-        return rp == null || rp.name() == null ? notAllowed() : update(rp, request, body);
+        return rp == null || rp.name() == null ? notAllowed() : update(rp, contentType, content);
       case PATCH:
-        return rp == null || rp.name() == null ? notAllowed() : patch(rp, request, body);
+        return rp == null || rp.name() == null ? notAllowed() : patch(rp, contentType, content);
       case DELETE:
         return rp == null ? notAllowed() : super.handleDelete(rawPath);
       default:
@@ -228,10 +239,10 @@ final class ApiServerDispatcher extends ExclusiveCrudDispatcher {
   // ---------------------------------------------------------------------------------------------------------------
   // POST and PUT: admission, then fabric8's handlers under the write lock
 
-  private MockResponse create(ResourcePath rp, RecordedRequest request, byte[] body) {
+  private MockResponse create(ResourcePath rp, String contentType, byte[] body) {
     final ObjectNode object;
     try {
-      object = parseObject(body, request.getHeader("Content-Type"));
+      object = parseObject(body, contentType);
     } catch (IOException e) {
       return status(400, "BadRequest", "the body of the request could not be decoded: " + e.getMessage());
     }
@@ -248,10 +259,10 @@ final class ApiServerDispatcher extends ExclusiveCrudDispatcher {
     return withWarnings(exclusively(() -> postHandler.handle(rp.collectionPath(), JSON, json)), warnings);
   }
 
-  private MockResponse update(ResourcePath rp, RecordedRequest request, byte[] body) {
+  private MockResponse update(ResourcePath rp, String contentType, byte[] body) {
     final ObjectNode object;
     try {
-      object = parseObject(body, request.getHeader("Content-Type"));
+      object = parseObject(body, contentType);
     } catch (IOException e) {
       return status(400, "BadRequest", "the body of the request could not be decoded: " + e.getMessage());
     }
@@ -296,8 +307,7 @@ final class ApiServerDispatcher extends ExclusiveCrudDispatcher {
   // ---------------------------------------------------------------------------------------------------------------
   // PATCH: every patch type, server-side apply included
 
-  private MockResponse patch(ResourcePath rp, RecordedRequest request, byte[] body) {
-    final String contentType = request.getHeader("Content-Type");
+  private MockResponse patch(ResourcePath rp, String contentType, byte[] body) {
     final PatchKind kind = patchKind(contentType);
     if (kind == null) {
       return status(415, "UnsupportedMediaType", "the body of the request was in an unknown format - accepted "
