@@ -322,7 +322,7 @@ class GeneratedCrdSchemaTest {
           .containsExactly(tuple("self >= 1", "NumProcPerNode in mpiPolicy must be >= 1"));
       assertThat(defaultOf(at(namespaced, mpi + "mpiImplementation")).asText()).isEqualTo("OpenMPI");
       assertThat(at(namespaced, mpi + "mpiImplementation").getEnum()).extracting(JsonNode::asText)
-          .containsExactly("OpenMPI", "");
+          .containsExactly("OpenMPI", "Intel", "MPICH", "");
       assertThat(defaultOf(at(namespaced, mpi + "sshAuthMountPath")).asText()).isEqualTo("/root/.ssh");
       assertThat(defaultOf(at(namespaced, mpi + "runLauncherAsNode")).asBoolean()).isFalse();
       assertThat(defaultOf(at(namespaced, mpi + "runLauncherAsNode")).isBoolean()).isTrue();

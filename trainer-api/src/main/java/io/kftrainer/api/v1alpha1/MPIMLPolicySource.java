@@ -14,8 +14,9 @@ import java.util.Objects;
 
 /**
  * MPI runtime configuration. {@code mpiImplementation} is one of
- * {@link TrainerConstants#MPI_IMPLEMENTATION_OPENMPI} (the default and, as upstream, the only value the CRD
- * accepts), {@link TrainerConstants#MPI_IMPLEMENTATION_INTEL} and {@link TrainerConstants#MPI_IMPLEMENTATION_MPICH}.
+ * {@link TrainerConstants#MPI_IMPLEMENTATION_OPENMPI} (the default, and upstream's only value),
+ * {@link TrainerConstants#MPI_IMPLEMENTATION_INTEL} or {@link TrainerConstants#MPI_IMPLEMENTATION_MPICH} (the seeds'
+ * implementations, see trainer-plugins-mpi).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
@@ -24,7 +25,7 @@ import java.util.Objects;
         {
           "properties": {
             "mpiImplementation": {
-              "enum": ["OpenMPI", ""]
+              "enum": ["OpenMPI", "Intel", "MPICH", ""]
             }
           }
         }""")
