@@ -26,7 +26,7 @@ import picocli.CommandLine.Option;
  * servers, and runs until SIGTERM (exit 0) or a fatal stop such as the loss of leadership (exit 1, so that the
  * kubelet restarts the container as a follower).
  */
-@Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false, usageHelpWidth = 120,
     description = "Run the operator: reconcile TrainJobs in a cluster and serve the admission webhooks.")
 public final class RunCommand implements Callable<Integer> {
 

@@ -120,7 +120,10 @@ public final class TrainJobReconciler implements Reconciler<TrainJob> {
     return ErrorStatusUpdateControl.defaultErrorProcessing();
   }
 
-  /** Finds the runtime, builds the objects and applies those that changed. */
+  /**
+   * Finds the runtime, builds the objects and applies those that changed. A failure's message goes into a condition
+   * and an Event, cleaned like an Event message: it may quote anything a plugin or the API server said.
+   */
   private BuildOutcome reconcileChildren(TrainJob trainJob) {
     try {
       Optional<RuntimeSource> runtime = snapshots.runtimeOf(trainJob);
@@ -136,8 +139,9 @@ public final class TrainJobReconciler implements Reconciler<TrainJob> {
     } catch (PluginException | RuntimeSnapshotException | KubernetesClientException e) {
       LOG.warn("Cannot reconcile the objects of TrainJob {}/{}: {}", trainJob.getMetadata().getNamespace(),
           trainJob.getMetadata().getName(), e.getMessage());
-      events.resourcesFailed(trainJob, e.getMessage());
-      return BuildOutcome.buildFailed(reasonOf(e), e.getMessage());
+      String error = EventMessages.of(e.getMessage());
+      events.resourcesFailed(trainJob, error);
+      return BuildOutcome.buildFailed(reasonOf(e), error);
     }
   }
 

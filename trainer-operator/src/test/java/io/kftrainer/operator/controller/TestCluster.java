@@ -36,6 +36,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
@@ -180,8 +181,21 @@ public final class TestCluster implements AutoCloseable {
 
   /** How many reconciles JOSDK started, from the operator's metrics. */
   public static double reconcilesStarted(MeterRegistry registry) {
-    return registry.find("operator.sdk.reconciliations.started").counters().stream()
-        .mapToDouble(Counter::count).sum();
+    return count(registry, "operator.sdk.reconciliations.started");
+  }
+
+  /** How many reconciles ended without an exception. */
+  public static double reconcilesSucceeded(MeterRegistry registry) {
+    return count(registry, "operator.sdk.reconciliations.success");
+  }
+
+  /** How many reconciles failed (and were retried). */
+  public static double reconcilesFailed(MeterRegistry registry) {
+    return count(registry, "operator.sdk.reconciliations.failed");
+  }
+
+  private static double count(MeterRegistry registry, String counter) {
+    return registry.find(counter).counters().stream().mapToDouble(Counter::count).sum();
   }
 
   @Override
@@ -203,6 +217,8 @@ public final class TestCluster implements AutoCloseable {
   // ---------------------------------------------------------------------------------------------------------------
 
   private static GenericKubernetesResource allowEverything(GenericKubernetesResource review) {
+    // a review is not stored by a real API server and has no name; the mock stores it, and needs one
+    review.getMetadata().setName("review-" + UUID.randomUUID());
     review.setAdditionalProperty("status", Map.of(
         "resourceRules", List.of(Map.of("verbs", List.of("*"), "apiGroups", List.of("*"),
             "resources", List.of("*"))),

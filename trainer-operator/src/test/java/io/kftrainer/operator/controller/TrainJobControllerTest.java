@@ -5,23 +5,37 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.kftrainer.api.jobset.v1alpha2.JobSet;
+import io.kftrainer.api.v1alpha1.JobStatus;
+import io.kftrainer.api.v1alpha1.RuntimeRef;
 import io.kftrainer.api.v1alpha1.TrainJob;
+import io.kftrainer.api.v1alpha1.TrainerConstants;
+import io.kftrainer.api.v1alpha1.TrainingRuntime;
 import io.kftrainer.framework.runner.ChildObjects;
 import io.kftrainer.operator.app.TrainerOperator;
+import io.kftrainer.operator.runtime.CrdDefaults;
 import java.nio.file.Path;
-import java.util.Optional;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The TrainJob controller end to end, against the embedded API server, with the built-in plugins: one operator for
- * the class, one namespace per test.
+ * The TrainJob controller end to end with the built-in plugins, against the embedded API server: one operator for
+ * the class, one namespace per test. The JobSet controller is played by the tests (JobSet status set by hand).
  */
 class TrainJobControllerTest {
 
@@ -40,7 +54,7 @@ class TrainJobControllerTest {
   }
 
   @Test
-  void aTrainJobGetsItsJobSetOwnedByItAndTheCreatedCondition() {
+  void aTrainJobGetsAJobSetItControlsAndTheCreatedCondition() {
     String ns = "created";
     cluster.createRuntimes(ns);
     TrainJob trainJob = cluster.createTrainJob(ns, "alpha", tj -> {
@@ -49,14 +63,298 @@ class TrainJobControllerTest {
     Condition created = cluster.awaitCondition(ns, "alpha", "Created", "True");
 
     assertThat(created.getReason()).isEqualTo("JobsCreated");
+    assertThat(created.getMessage()).isEqualTo("TrainJob resources were created");
     JobSet jobSet = cluster.jobSet(ns, "alpha").orElseThrow();
-    assertThat(jobSet.getMetadata().getOwnerReferences()).singleElement().satisfies(ref -> {
-      assertThat(ref.getUid()).isEqualTo(trainJob.getMetadata().getUid());
+    assertIsChildOf(jobSet, trainJob);
+    assertThat(jobSet.getSpec().getReplicatedJobs()).singleElement().satisfies(job -> {
+      assertThat(job.getName()).isEqualTo("node");
+      assertThat(job.getTemplate().getSpec().getParallelism()).isEqualTo(2);
+    });
+    assertThat(jobSet.getSpec().getSuspend()).isFalse();
+    assertThat(cluster.events(ns, "alpha")).anySatisfy(event -> {
+      assertThat(event.getType()).isEqualTo("Normal");
+      assertThat(event.getReason()).isEqualTo("JobsCreated");
+      assertThat(event.getSource().getComponent()).isEqualTo("trainer-operator");
+      assertThat(event.getReportingComponent()).isEqualTo("trainer-operator");
+      assertThat(event.getInvolvedObject().getUid()).isEqualTo(trainJob.getMetadata().getUid());
+    });
+  }
+
+  @Test
+  void theRuntimeIsSnapshottedIntoAnImmutableConfigMapOfTheTrainJob() {
+    String ns = "snapshot";
+    cluster.createRuntimes(ns);
+    TrainJob trainJob = cluster.createTrainJob(ns, "alpha", tj -> {
+    });
+    cluster.awaitCondition(ns, "alpha", "Created", "True");
+
+    ConfigMap snapshot = cluster.client().configMaps().inNamespace(ns).withName("alpha-runtime-snapshot").get();
+
+    assertIsChildOf(snapshot, trainJob);
+    assertThat(snapshot.getImmutable()).isTrue();
+    TrainingRuntime recorded = cluster.client().getKubernetesSerialization()
+        .unmarshal(snapshot.getData().get("runtime"), TrainingRuntime.class);
+    TrainingRuntime runtime = cluster.runtime(ns, "torch");
+    CrdDefaults.applyTo(runtime);
+    assertThat(recorded.getMetadata().getName()).isEqualTo("torch");
+    assertThat(recorded.getMetadata().getUid()).isEqualTo(runtime.getMetadata().getUid());
+    assertThat(recorded.getSpec()).isEqualTo(runtime.getSpec());
+  }
+
+  @Test
+  void editingTheRuntimeOfASuspendedTrainJobDoesNotChangeItsJobSetOnResume() {
+    String ns = "runtime-edit";
+    cluster.createRuntimes(ns);
+    cluster.createTrainJob(ns, "alpha", tj -> tj.getSpec().setSuspend(true));
+    cluster.awaitCondition(ns, "alpha", "Suspended", "True");
+    await().atMost(TestCluster.TIMEOUT).until(() -> cluster.jobSet(ns, "alpha").isPresent());
+
+    cluster.client().resources(TrainingRuntime.class).inNamespace(ns).withName("torch")
+        .edit(runtime -> {
+          runtime.getSpec().getMlPolicy().setNumNodes(5);
+          return runtime;
+        });
+    resume(ns, "alpha");
+    cluster.awaitCondition(ns, "alpha", "Suspended", "False");
+
+    JobSet jobSet = await().atMost(TestCluster.TIMEOUT)
+        .until(() -> cluster.jobSet(ns, "alpha").orElseThrow(), js -> Boolean.FALSE.equals(js.getSpec().getSuspend()));
+    assertThat(jobSet.getSpec().getReplicatedJobs().get(0).getTemplate().getSpec().getParallelism()).isEqualTo(2);
+  }
+
+  @Test
+  void anMpiTrainJobGetsItsSshSecretAndHostfileConfigMapOwnedByIt() {
+    String ns = "mpi";
+    cluster.createRuntimes(ns);
+    TrainJob trainJob = cluster.createTrainJob(ns, "alpha", tj -> tj.getSpec().getRuntimeRef().setName("mpi"));
+
+    cluster.awaitCondition(ns, "alpha", "Created", "True");
+
+    Secret secret = cluster.client().secrets().inNamespace(ns).withName("alpha-mpi-ssh-auth").get();
+    ConfigMap hostfile = cluster.client().configMaps().inNamespace(ns).withName("alpha-mpi-hostfile").get();
+    assertIsChildOf(secret, trainJob);
+    assertIsChildOf(hostfile, trainJob);
+    assertThat(secret.getType()).isEqualTo("kubernetes.io/ssh-auth");
+    assertThat(hostfile.getData()).isNotEmpty();
+    assertIsChildOf(cluster.jobSet(ns, "alpha").orElseThrow(), trainJob);
+  }
+
+  @Test
+  void aGangScheduledTrainJobGetsAPodGroupOwnedByIt() {
+    String ns = "gang";
+    cluster.createRuntimes(ns);
+    TrainJob trainJob = cluster.createTrainJob(ns, "alpha", tj -> tj.getSpec().getRuntimeRef().setName("gang"));
+
+    cluster.awaitCondition(ns, "alpha", "Created", "True");
+
+    GenericKubernetesResource podGroup = cluster.client()
+        .genericKubernetesResources("scheduling.x-k8s.io/v1alpha1", "PodGroup").inNamespace(ns).withName("alpha").get();
+    assertIsChildOf(podGroup, trainJob);
+    assertThat(podGroup.<Integer>get("spec", "minMember")).isEqualTo(2);
+    assertThat(podGroup.<Integer>get("spec", "scheduleTimeoutSeconds")).isEqualTo(30);
+  }
+
+  static Stream<Arguments> terminalJobSetConditions() {
+    return Stream.of(
+        Arguments.of("a completed JobSet completes the TrainJob", "Completed", "Complete", "AllJobsCompleted",
+            "jobset completed successfully"),
+        Arguments.of("a failed JobSet fails the TrainJob", "Failed", "Failed", "FailedJobs",
+            "jobset failed due to one or more job failures"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("terminalJobSetConditions")
+  void theJobSetsTerminalConditionBecomesTheTrainJobs(String description, String jobSetCondition,
+      String trainJobCondition, String reason, String message) {
+    String ns = "terminal-" + jobSetCondition.toLowerCase();
+    cluster.createRuntimes(ns);
+    cluster.createTrainJob(ns, "alpha", tj -> {
+    });
+    await().atMost(TestCluster.TIMEOUT).until(() -> cluster.jobSet(ns, "alpha").isPresent());
+
+    cluster.setJobSetStatus(ns, "alpha", jobSetCondition, reason, message,
+        Map.of("name", "node", "ready", 0, "succeeded", 2, "failed", 0, "active", 0, "suspended", 0));
+    Condition condition = cluster.awaitCondition(ns, "alpha", trainJobCondition, "True");
+
+    assertThat(condition.getReason()).isEqualTo(reason);
+    assertThat(condition.getMessage()).isEqualTo(message);
+    assertThat(cluster.trainJob(ns, "alpha").getStatus().getJobsStatus()).singleElement().satisfies(job -> {
+      assertThat(job.getName()).isEqualTo("node");
+      assertThat(job.getSucceeded()).isEqualTo(2);
+      assertThat(job.getActive()).isZero();
+    });
+  }
+
+  @Test
+  void suspendingSuspendsTheJobSetAndResumingResumesIt() {
+    String ns = "suspend";
+    cluster.createRuntimes(ns);
+    cluster.createTrainJob(ns, "alpha", tj -> tj.getSpec().setSuspend(true));
+
+    Condition suspended = cluster.awaitCondition(ns, "alpha", "Suspended", "True");
+    assertThat(suspended.getReason()).isEqualTo("Suspended");
+    assertThat(suspended.getMessage()).isEqualTo("TrainJob is suspended");
+    await().atMost(TestCluster.TIMEOUT)
+        .until(() -> cluster.jobSet(ns, "alpha").map(js -> js.getSpec().getSuspend()).orElse(false));
+
+    resume(ns, "alpha");
+
+    Condition resumed = cluster.awaitCondition(ns, "alpha", "Suspended", "False");
+    assertThat(resumed.getReason()).isEqualTo("Resumed");
+    assertThat(resumed.getMessage()).isEqualTo("TrainJob is resumed");
+    await().atMost(TestCluster.TIMEOUT)
+        .until(() -> cluster.jobSet(ns, "alpha").map(js -> Boolean.FALSE.equals(js.getSpec().getSuspend()))
+            .orElse(false));
+  }
+
+  @Test
+  void aTrainJobPastItsActiveDeadlineFailsAndLosesItsJobSet() {
+    String ns = "deadline";
+    cluster.createRuntimes(ns);
+    cluster.createTrainJob(ns, "alpha", tj -> tj.getSpec().setActiveDeadlineSeconds(2L));
+    cluster.awaitCondition(ns, "alpha", "Created", "True");
+
+    Condition failed = cluster.awaitCondition(ns, "alpha", "Failed", "True");
+
+    assertThat(failed.getReason()).isEqualTo("DeadlineExceeded");
+    assertThat(failed.getMessage()).isEqualTo("TrainJob exceeded its active deadline");
+    await().atMost(TestCluster.TIMEOUT).until(() -> cluster.jobSet(ns, "alpha").isEmpty());
+    assertThat(cluster.events(ns, "alpha")).anySatisfy(event -> {
+      assertThat(event.getType()).isEqualTo("Warning");
+      assertThat(event.getReason()).isEqualTo("DeadlineExceeded");
+    });
+  }
+
+  static Stream<Arguments> unavailableRuntimes() {
+    return Stream.of(
+        Arguments.of("a missing TrainingRuntime", "TrainingRuntime", TrainerConstants.GROUP,
+            "spec.runtimeRef: Not found: missing: specified trainingRuntime must be created before the TrainJob is "
+                + "created"),
+        Arguments.of("a missing ClusterTrainingRuntime", "ClusterTrainingRuntime", TrainerConstants.GROUP,
+            "spec.runtimeRef: Not found: missing: specified clusterTrainingRuntime must be created before the "
+                + "TrainJob is created"),
+        Arguments.of("a runtime of an unknown kind", "MyRuntime", "example.com",
+            "unsupported runtime: MyRuntime.example.com"));
+  }
+
+  @ParameterizedTest(name = "{0} fails the TrainJob")
+  @MethodSource("unavailableRuntimes")
+  void aTrainJobWhoseRuntimeIsUnavailableFails(String description, String kind, String group, String message) {
+    String ns = "unavailable-" + Math.abs(description.hashCode());
+    cluster.createTrainJob(ns, "alpha", tj -> {
+      RuntimeRef ref = tj.getSpec().getRuntimeRef();
+      ref.setName("missing");
+      ref.setKind(kind);
+      ref.setApiGroup(group);
+    });
+
+    Condition failed = cluster.awaitCondition(ns, "alpha", "Failed", "True");
+
+    assertThat(failed.getReason()).isEqualTo("TrainingRuntimeNotSupported");
+    assertThat(failed.getMessage()).isEqualTo(message);
+    assertThat(cluster.jobSet(ns, "alpha")).isEmpty();
+    assertThat(cluster.client().configMaps().inNamespace(ns).list().getItems()).isEmpty();
+  }
+
+  static Stream<Arguments> foreignSnapshots() {
+    return Stream.of(
+        Arguments.of("labelled, so in the cache", true),
+        Arguments.of("unlabelled, so only found on create", false));
+  }
+
+  @ParameterizedTest(name = "a ConfigMap of the snapshot's name that the TrainJob does not own, {0}, fails its build")
+  @MethodSource("foreignSnapshots")
+  void aForeignConfigMapIsNeverTakenForTheRuntimeSnapshot(String description, boolean labelled) {
+    String ns = labelled ? "foreign-labelled" : "foreign-unlabelled";
+    cluster.createRuntimes(ns);
+    ConfigMap foreign = new ConfigMapBuilder()
+        .withNewMetadata().withNamespace(ns).withName("alpha-runtime-snapshot")
+        .withLabels(labelled ? Map.of(ChildObjects.TRAINJOB_NAME_LABEL, "alpha") : Map.of()).endMetadata()
+        .addToData("runtime", "someone else's")
+        .build();
+    cluster.client().resource(foreign).create();
+    cluster.createTrainJob(ns, "alpha", tj -> {
+    });
+
+    Condition created = cluster.awaitCondition(ns, "alpha", "Created", "False");
+
+    assertThat(created.getReason()).isEqualTo("RuntimeSnapshotInvalid");
+    assertThat(created.getMessage()).isEqualTo("runtime snapshot ConfigMap " + ns
+        + "/alpha-runtime-snapshot is not controlled by TrainJob alpha");
+    assertThat(cluster.jobSet(ns, "alpha")).isEmpty();
+    assertThat(cluster.client().configMaps().inNamespace(ns).withName("alpha-runtime-snapshot").get().getData())
+        .containsExactly(Map.entry("runtime", "someone else's"));
+    assertThat(cluster.events(ns, "alpha")).anySatisfy(event -> {
+      assertThat(event.getType()).isEqualTo("Warning");
+      assertThat(event.getReason()).isEqualTo("TrainJobResourcesCreationFailed");
+      assertThat(event.getMessage()).startsWith("TrainJob resources reconciliation failed: runtime snapshot");
+    });
+  }
+
+  @Test
+  void aTrainJobManagedByAnotherControllerIsLeftAlone() {
+    String ns = "multikueue";
+    cluster.createRuntimes(ns);
+    cluster.createTrainJob(ns, "delegated", tj -> tj.getSpec().setManagedBy(TrainerConstants.MULTIKUEUE_MANAGED_BY));
+    cluster.createTrainJob(ns, "here", tj -> {
+    });
+
+    cluster.awaitCondition(ns, "here", "Created", "True");
+
+    await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(5)).until(() ->
+        cluster.trainJob(ns, "delegated").getStatus() == null && cluster.jobSet(ns, "delegated").isEmpty());
+    assertThat(cluster.writesIn(ns)).noneMatch(request -> request.path().contains("/delegated"));
+    assertThat(cluster.client().configMaps().inNamespace(ns).withName("delegated-runtime-snapshot").get()).isNull();
+    assertThat(cluster.events(ns, "delegated")).isEmpty();
+  }
+
+  @Test
+  void theCacheHoldsOnlyTheOperatorsOwnConfigMaps() {
+    String ns = "cache";
+    cluster.createRuntimes(ns);
+    cluster.client().resource(new ConfigMapBuilder()
+        .withNewMetadata().withNamespace(ns).withName("unrelated").endMetadata().build()).create();
+    cluster.createTrainJob(ns, "alpha", tj -> {
+    });
+    cluster.awaitCondition(ns, "alpha", "Created", "True");
+
+    assertThat(operator.cache().list(ConfigMap.class, ns))
+        .extracting(cm -> cm.getMetadata().getName())
+        .containsExactly("alpha-runtime-snapshot");
+  }
+
+  @Test
+  void theTrainJobGaugeCountsTrainJobsByTrueCondition() {
+    String ns = "gauge";
+    cluster.createRuntimes(ns);
+    cluster.createTrainJob(ns, "alpha", tj -> {
+    });
+    cluster.awaitCondition(ns, "alpha", "Created", "True");
+
+    await().atMost(TestCluster.TIMEOUT).untilAsserted(() -> assertThat(operator.meterRegistry()
+        .get("trainer.trainjobs").tag("condition", "Created").gauge().value()).isGreaterThanOrEqualTo(1));
+    assertThat(operator.meterRegistry().get("operator.sdk.reconciliations.started").counters()).isNotEmpty();
+  }
+
+  private static void resume(String namespace, String name) {
+    cluster.client().resources(TrainJob.class).inNamespace(namespace).withName(name).edit(tj -> {
+      tj.getSpec().setSuspend(false);
+      return tj;
+    });
+  }
+
+  private static void assertIsChildOf(HasMetadata child, TrainJob trainJob) {
+    assertThat(child).as("child of %s", trainJob.getMetadata().getName()).isNotNull();
+    List<OwnerReference> references = child.getMetadata().getOwnerReferences();
+    assertThat(references).singleElement().satisfies(ref -> {
+      assertThat(ref.getApiVersion()).isEqualTo("trainer.kubeflow.org/v1alpha1");
       assertThat(ref.getKind()).isEqualTo("TrainJob");
+      assertThat(ref.getName()).isEqualTo(trainJob.getMetadata().getName());
+      assertThat(ref.getUid()).isEqualTo(trainJob.getMetadata().getUid());
       assertThat(ref.getController()).isTrue();
       assertThat(ref.getBlockOwnerDeletion()).isTrue();
     });
-    assertThat(jobSet.getMetadata().getLabels()).containsEntry(ChildObjects.TRAINJOB_NAME_LABEL, "alpha");
-    cluster.server().requests().forEach(r -> System.err.println("REQ " + r.time() + " " + r));
+    assertThat(child.getMetadata().getLabels())
+        .containsEntry(ChildObjects.TRAINJOB_NAME_LABEL, trainJob.getMetadata().getName());
   }
 }

@@ -1,0 +1,79 @@
+package io.kftrainer.operator.controller;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.kftrainer.framework.spi.Plugin;
+import io.kftrainer.operator.app.TrainerOperator;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A plugin that throws fails the reconcile of that TrainJob only: its {@code Created} condition and a Warning Event
+ * name the plugin, JOSDK retries it with back-off, and another TrainJob is built meanwhile. The plugin comes from a
+ * jar in {@code --plugins-dir}, loaded like any third-party plugin.
+ */
+class PluginFailureTest {
+
+  private static final String NS = "plugins";
+
+  @Test
+  void aThrowingPluginFailsOnlyItsTrainJobAndIsRetried(@TempDir Path pluginsDir) throws Exception {
+    writePluginJar(pluginsDir.resolve("exploding.jar"), ExplodingPlugin.class);
+    try (TestCluster cluster = TestCluster.start()) {
+      TrainerOperator operator = cluster.startOperator(TestCluster.config(pluginsDir));
+      assertThat(operator.runner().plugins()).extracting(Plugin::name).contains(ExplodingPlugin.NAME);
+      cluster.createRuntimes(NS);
+
+      cluster.createTrainJob(NS, ExplodingPlugin.VICTIM, tj -> {
+      });
+      cluster.createTrainJob(NS, "fine", tj -> {
+      });
+
+      cluster.awaitCondition(NS, "fine", "Created", "True");
+      Condition failed = cluster.awaitCondition(NS, ExplodingPlugin.VICTIM, "Created", "False");
+      assertThat(failed.getReason()).isEqualTo("BuildFailed");
+      assertThat(failed.getMessage())
+          .isEqualTo("plugin Exploding failed in EnforceMLPolicy: cannot configure boom with [redacted]");
+      assertThat(cluster.jobSet(NS, ExplodingPlugin.VICTIM)).isEmpty();
+
+      await().atMost(TestCluster.TIMEOUT).untilAsserted(() -> assertThat(cluster.events(NS, ExplodingPlugin.VICTIM))
+          .filteredOn(event -> "TrainJobResourcesCreationFailed".equals(event.getReason()))
+          .hasSizeGreaterThanOrEqualTo(2)
+          .allSatisfy(event -> {
+            assertThat(event.getType()).isEqualTo("Warning");
+            assertThat(event.getMessage()).isEqualTo("TrainJob resources reconciliation failed: plugin Exploding "
+                + "failed in EnforceMLPolicy: cannot configure boom with [redacted]");
+          }));
+      assertThat(cluster.events(NS, ExplodingPlugin.VICTIM))
+          .noneMatch(event -> event.getMessage().contains(ExplodingPlugin.KEY_LINE));
+      await().atMost(TestCluster.TIMEOUT)
+          .until(() -> TestCluster.reconcilesFailed(operator.meterRegistry()), failures -> failures >= 2);
+      assertThat(operator.awaitTermination(0, TimeUnit.SECONDS)).isEmpty();
+    }
+  }
+
+  /** A plugin jar as a third party ships it: the class and its ServiceLoader registration. */
+  private static void writePluginJar(Path jar, Class<? extends Plugin> plugin) throws IOException {
+    String classFile = plugin.getName().replace('.', '/') + ".class";
+    try (OutputStream file = Files.newOutputStream(jar); JarOutputStream out = new JarOutputStream(file);
+        InputStream bytes = plugin.getClassLoader().getResourceAsStream(classFile)) {
+      out.putNextEntry(new JarEntry(classFile));
+      bytes.transferTo(out);
+      out.closeEntry();
+      out.putNextEntry(new JarEntry("META-INF/services/" + Plugin.class.getName()));
+      out.write((plugin.getName() + "\n").getBytes(StandardCharsets.UTF_8));
+      out.closeEntry();
+    }
+  }
+}
