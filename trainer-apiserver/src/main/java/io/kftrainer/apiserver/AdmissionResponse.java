@@ -5,7 +5,6 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.api.model.StatusCause;
-import io.fabric8.kubernetes.client.utils.Serialization;
 
 import java.util.Arrays;
 import java.util.List;
@@ -65,7 +64,7 @@ public final class AdmissionResponse {
   /** Allows with an RFC 6902 JSON patch given as JSON text. */
   public static AdmissionResponse patch(String jsonPatch) {
     try {
-      return patch(Serialization.jsonMapper().readTree(jsonPatch));
+      return patch(Json.MAPPER.readTree(jsonPatch));
     } catch (java.io.IOException e) {
       throw new IllegalArgumentException("invalid JSON patch: " + e.getMessage(), e);
     }

@@ -56,7 +56,7 @@ final class ApiServerDispatcher extends ExclusiveCrudDispatcher {
   private static final int MAX_OPTIMISTIC_ATTEMPTS = 16;
   private static final int UNPROCESSABLE = 422;
 
-  private static final ObjectMapper JSON_MAPPER = Serialization.jsonMapper();
+  private static final ObjectMapper JSON_MAPPER = Json.MAPPER;
   private static final ObjectMapper YAML_MAPPER = new ObjectMapper(new YAMLFactory());
 
   private enum PatchKind {

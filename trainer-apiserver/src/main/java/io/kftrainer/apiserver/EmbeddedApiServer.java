@@ -107,7 +107,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
     if (!MOCK_WEB_SERVER_LOGGER.isLoggable(Level.FINE)) {
       MOCK_WEB_SERVER_LOGGER.setLevel(Level.WARNING);
     }
-    server = new KubernetesMockServer(new Context(Serialization.jsonMapper()), new MockWebServer(), new HashMap<>(),
+    server = new KubernetesMockServer(new Context(Json.MAPPER), new MockWebServer(), new HashMap<>(),
         dispatcher, https);
     try {
       server.start(InetAddress.getByName(host), port);

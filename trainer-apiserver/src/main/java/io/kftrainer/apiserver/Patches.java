@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 
@@ -31,8 +30,7 @@ final class Patches {
     }
     ObjectNode result = target != null && target.isObject()
         ? ((ObjectNode) target).deepCopy() : JsonNodeFactory.instance.objectNode();
-    for (Iterator<Map.Entry<String, JsonNode>> it = patch.fields(); it.hasNext();) {
-      Map.Entry<String, JsonNode> e = it.next();
+    for (Map.Entry<String, JsonNode> e : patch.properties()) {
       if (e.getValue().isNull()) {
         result.remove(e.getKey());
       } else {
@@ -59,8 +57,7 @@ final class Patches {
     }
     ObjectNode result = target != null && target.isObject()
         ? ((ObjectNode) target).deepCopy() : JsonNodeFactory.instance.objectNode();
-    for (Iterator<Map.Entry<String, JsonNode>> it = patch.fields(); it.hasNext();) {
-      Map.Entry<String, JsonNode> e = it.next();
+    for (Map.Entry<String, JsonNode> e : patch.properties()) {
       String key = e.getKey();
       JsonNode value = e.getValue();
       if (key.startsWith(DELETE_FROM_PRIMITIVE_LIST)) {
@@ -151,7 +148,7 @@ final class Patches {
   static JsonNode stripDirectives(JsonNode node) {
     if (node.isObject()) {
       ObjectNode copy = JsonNodeFactory.instance.objectNode();
-      node.fields().forEachRemaining(e -> {
+      node.properties().forEach(e -> {
         if (!e.getKey().startsWith("$")) {
           copy.set(e.getKey(), stripDirectives(e.getValue()));
         }
