@@ -2,6 +2,7 @@ package io.kftrainer.plugins.jax;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -28,7 +29,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 class JaxPluginTest {
 
   private static final TestPipeline PIPELINE = TestPipeline.of(new JaxPlugin());
-  private static final String PROCESS_ID = "JAX_PROCESS_ID<-metadata.annotations['batch.kubernetes.io/job-completion-index']";
+  private static final String PROCESS_ID =
+      "JAX_PROCESS_ID<-metadata.annotations['batch.kubernetes.io/job-completion-index']";
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("cases")
@@ -119,7 +121,7 @@ class JaxPluginTest {
     assertThat(Yaml.dump(trainJob)).isEqualTo(before);
   }
 
-  private static io.fabric8.kubernetes.api.model.Container nodeContainer(TrainingRuntimeSpec spec) {
+  private static Container nodeContainer(TrainingRuntimeSpec spec) {
     return spec.getTemplate().getSpec().getReplicatedJobs().get(0).getTemplate().getSpec().getTemplate().getSpec()
         .getContainers().get(0);
   }

@@ -9,6 +9,7 @@ import io.kftrainer.api.v1alpha1.MLPolicy;
 import io.kftrainer.api.v1alpha1.MPIMLPolicySource;
 import io.kftrainer.api.v1alpha1.TorchMLPolicySource;
 import io.kftrainer.api.v1alpha1.TrainJob;
+import io.kftrainer.api.v1alpha1.TrainingRuntimeSpec;
 import io.kftrainer.api.v1alpha1.XGBoostMLPolicySource;
 import io.kftrainer.framework.model.PodSet;
 import io.kftrainer.framework.model.RuntimeInfo;
@@ -105,7 +106,7 @@ class PlainMLPluginTest {
     assertThat(Yaml.dump(trainJob)).isEqualTo(before);
   }
 
-  private static RuntimeSource runtime(Consumer<io.kftrainer.api.v1alpha1.TrainingRuntimeSpec> change) {
+  private static RuntimeSource runtime(Consumer<TrainingRuntimeSpec> change) {
     RuntimeSource runtime = Fixtures.runtime(Fixtures.resource("plainml/runtime.yaml"));
     change.accept(runtime.spec());
     return runtime;

@@ -87,7 +87,8 @@ final class TorchTune {
         errors.add(FieldError.invalid(FieldPath.of("spec", "trainer", "numProcPerNode"), requestedProcs,
             "must be auto or 1 for " + model + " model when using QLoRA"));
         errors.add(FieldError.invalid(FieldPath.of("spec", "trainer", "resourcesPerNode"),
-            trainer.getResourcesPerNode(), "must have gpu resource with value 1 for " + model + " model when using QLoRA"));
+            trainer.getResourcesPerNode(),
+            "must have gpu resource with value 1 for " + model + " model when using QLoRA"));
       }
     }
     if (numNodes > 1 && (TuneRecipe.isLora(trainer.getArgs()) || TuneRecipe.isQLora(trainer.getArgs()))) {

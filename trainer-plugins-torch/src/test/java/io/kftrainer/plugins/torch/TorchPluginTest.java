@@ -8,9 +8,11 @@ import static io.kftrainer.plugins.torch.TorchFixtures.unchanged;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.IntOrString;
+import io.kftrainer.api.jobset.v1alpha2.FailurePolicy;
 import io.kftrainer.api.jobset.v1alpha2.Network;
 import io.kftrainer.api.v1alpha1.MLPolicy;
 import io.kftrainer.api.v1alpha1.TorchElasticPolicy;
@@ -144,7 +146,7 @@ class TorchPluginTest {
       spec.getMlPolicy().getTorch().setElasticPolicy(
           new TorchElasticPolicy().withMinNodes(1).withMaxNodes(2).withMaxRestarts(5));
       spec.getTemplate().getSpec().setFailurePolicy(
-          new io.kftrainer.api.jobset.v1alpha2.FailurePolicy().withMaxRestarts(1));
+          new FailurePolicy().withMaxRestarts(1));
     });
 
     RuntimeInfo info = PIPELINE.build(runtime, TorchFixtures.trainJob(unchanged())).info();
@@ -233,7 +235,7 @@ class TorchPluginTest {
     assertThat(TorchFixtures.yaml(trainJob)).isEqualTo(before);
   }
 
-  private static io.fabric8.kubernetes.api.model.Container nodeContainer(TrainingRuntimeSpec spec) {
+  private static Container nodeContainer(TrainingRuntimeSpec spec) {
     return spec.getTemplate().getSpec().getReplicatedJobs().get(0).getTemplate().getSpec().getTemplate().getSpec()
         .getContainers().get(0);
   }

@@ -177,7 +177,8 @@ class TorchValidationTest {
             List.of("INVALID spec.runtimeRef.name: must have a supported pretrained model, invalid model configured: "
                 + "llama3_1/70B")),
         Arguments.of("a runtime name that names no model is rejected", "torch-distributed", unchanged(),
-            List.of("INVALID spec.runtimeRef.name: must have a supported pretrained model, invalid model configured: ")),
+            List.of("INVALID spec.runtimeRef.name: must have a supported pretrained model, invalid model "
+                + "configured: ")),
         Arguments.of("multi-node mode is only enabled for Llama-3.3-70b", "torchtune-llama3.2-3b",
             trainJob(tj -> tj.getSpec().getTrainer().setNumNodes(2)),
             List.of("INVALID spec.trainer.numNodes: must be 1 for llama3_2/3B model")),

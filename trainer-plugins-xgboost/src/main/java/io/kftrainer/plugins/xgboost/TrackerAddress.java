@@ -6,8 +6,9 @@ import io.kftrainer.framework.model.PodSet;
 import io.kftrainer.framework.model.RuntimeInfo;
 
 /**
- * Where the workers find the Rabit/collective tracker, which rank 0 runs: {@code <trainJob>-<trainerJob>-0-0.<subdomain>},
- * the DNS name JobSet gives pod 0 of job 0 of the trainer's replicated job. The subdomain is the template's
+ * Where the workers find the Rabit/collective tracker, which rank 0 runs:
+ * {@code <trainJob>-<trainerJob>-0-0.<subdomain>}, the DNS name JobSet gives pod 0 of job 0 of the trainer's
+ * replicated job. The subdomain is the template's
  * {@code network.subdomain}, else the TrainJob's name.
  *
  * <p>Upstream writes {@code <trainJob>-node-0-0.<trainJob>}: the same for every runtime whose trainer job is called

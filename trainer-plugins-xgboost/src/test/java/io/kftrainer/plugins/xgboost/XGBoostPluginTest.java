@@ -2,6 +2,7 @@ package io.kftrainer.plugins.xgboost;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -30,7 +31,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 class XGBoostPluginTest {
 
   private static final TestPipeline PIPELINE = TestPipeline.of(new XGBoostPlugin());
-  private static final String TASK_ID = "DMLC_TASK_ID<-metadata.annotations['batch.kubernetes.io/job-completion-index']";
+  private static final String TASK_ID =
+      "DMLC_TASK_ID<-metadata.annotations['batch.kubernetes.io/job-completion-index']";
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("cases")
@@ -120,7 +122,8 @@ class XGBoostPluginTest {
   @MethodSource("validationCases")
   void forbidsReservedEnv(String name, Consumer<TrainingRuntimeSpec> runtimeChange, List<EnvVar> env,
       List<String> expectedErrors) {
-    var result = PIPELINE.validate(loadRuntime(runtimeChange), loadTrainJob(tj -> tj.getSpec().getTrainer().setEnv(env)));
+    var result = PIPELINE.validate(loadRuntime(runtimeChange),
+        loadTrainJob(tj -> tj.getSpec().getTrainer().setEnv(env)));
 
     assertThat(result.errors()).extracting(e -> e.type() + " " + e.field() + ": " + e.detail())
         .containsExactlyElementsOf(expectedErrors);
@@ -162,7 +165,7 @@ class XGBoostPluginTest {
     return map;
   }
 
-  private static io.fabric8.kubernetes.api.model.Container nodeContainer(TrainingRuntimeSpec spec) {
+  private static Container nodeContainer(TrainingRuntimeSpec spec) {
     return spec.getTemplate().getSpec().getReplicatedJobs().get(0).getTemplate().getSpec().getTemplate().getSpec()
         .getContainers().get(0);
   }
