@@ -8,7 +8,9 @@
     typeImmutable = "*",
     visibility = Value.Style.ImplementationVisibility.PUBLIC,
     defaults = @Value.Immutable(copy = true),
-    jdkOnly = true)
+    jdkOnly = true,
+    // keeps Immutables' own @Generated off the generated classes, so plugins compile without its annotations jar
+    allowedClasspathAnnotations = {Override.class})
 package io.kftrainer.framework.model;
 
 import org.immutables.value.Value;
