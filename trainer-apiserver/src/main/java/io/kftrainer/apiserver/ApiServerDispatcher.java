@@ -344,7 +344,7 @@ final class ApiServerDispatcher extends ExclusiveCrudDispatcher {
         if (kind != PatchKind.APPLY || rp.subresource() != null) {
           return notFound(rp);
         }
-        response = applyCreate(rp, (ObjectNode) patch.deepCopy(), warnings);
+        response = applyCreate(rp, (ObjectNode) patch.deepCopy(), patch, warnings);
       } else {
         response = patchExisting(rp, kind, patch, stored, warnings);
       }
@@ -358,7 +358,8 @@ final class ApiServerDispatcher extends ExclusiveCrudDispatcher {
   }
 
   /** Server-side apply of an absent object: create it (201). Returns null when someone created it meanwhile. */
-  private MockResponse applyCreate(ResourcePath rp, ObjectNode object, List<String> warnings) {
+  private MockResponse applyCreate(ResourcePath rp, ObjectNode object, JsonNode appliedConfig,
+      List<String> warnings) {
     ObjectNode metadata = metadata(object);
     String name = metadata.path("name").asText("");
     if (name.isEmpty()) {
@@ -377,6 +378,9 @@ final class ApiServerDispatcher extends ExclusiveCrudDispatcher {
     if (denied != null) {
       return denied;
     }
+    metadata(object).remove("managedFields");
+    ManagedFields.recordApply(object, appliedConfig, rp.query().get("fieldManager"), rp.apiVersion(), false,
+        statusSubresource(rp));
     if (rp.isDryRun()) {
       return json(201, object);
     }
@@ -423,6 +427,11 @@ final class ApiServerDispatcher extends ExclusiveCrudDispatcher {
     }
     // hooks may have touched what an update must not change
     candidate = finishUpdate(rp, current, candidate, stored.statusSubresource());
+    if (kind == PatchKind.APPLY) {
+      setOrRemove(metadata(candidate), "managedFields", current.path(METADATA).get("managedFields"));
+      ManagedFields.recordApply(candidate, patch, rp.query().get("fieldManager"), rp.apiVersion(), rp.isStatus(),
+          stored.statusSubresource());
+    }
     if (candidate.equals(current)) {
       return json(200, stored.json()); // no-op: no new resourceVersion, no watch event
     }
@@ -638,6 +647,15 @@ final class ApiServerDispatcher extends ExclusiveCrudDispatcher {
     }
     JsonNode document = parse(response.getBody().readUtf8());
     return json(200, TableConverter.toTable(rp, document, storedCustomResourceDefinitions(), Instant.now()));
+  }
+
+  private boolean statusSubresource(ResourcePath rp) {
+    final boolean[] holder = new boolean[1];
+    exclusively(() -> {
+      holder[0] = isStatusSubresourceEnabledForResource(rp.objectPath());
+      return null;
+    });
+    return holder[0];
   }
 
   private static boolean isCrdMainResource(ResourcePath rp) {

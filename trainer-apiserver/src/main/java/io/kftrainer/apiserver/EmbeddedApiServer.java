@@ -33,34 +33,42 @@ import java.util.logging.Logger;
  *
  * <p>What it adds to the fabric8 mock:
  * <ul>
- *   <li><b>Server-side apply</b> ({@code PATCH}, {@code application/apply-patch+yaml}, body in YAML or JSON): creates
- *   the object when absent (201), otherwise merges the applied configuration onto it with JSON merge patch semantics
- *   (maps merge recursively, lists and scalars are replaced, {@code null} removes). A main-resource apply leaves
- *   {@code status} alone when the kind has a status subresource; an apply to {@code /status} changes only status.
- *   {@code uid} and {@code creationTimestamp} stay, {@code resourceVersion} changes, {@code generation} increases
- *   when something outside metadata and status changed, watchers get ADDED/MODIFIED. An apply that changes nothing
- *   keeps the resourceVersion and sends no watch event. <em>This is an approximation:</em> there are no managed
- *   fields ({@code metadata.managedFields} is never written) and no conflict detection ({@code force} is accepted and
- *   ignored), so fields a manager stops applying are <em>not</em> removed, and lists marked
- *   {@code x-kubernetes-list-type: map/set} are replaced rather than merged by key.</li>
+ *   <li><b>Server-side apply</b> ({@code PATCH}, {@code application/apply-patch+yaml}, body in YAML or JSON,
+ *   {@code fieldManager} required, {@code force} accepted): creates the object when absent (201), otherwise merges the
+ *   applied configuration onto it with JSON merge patch semantics (maps merge recursively, lists and scalars are
+ *   replaced, {@code null} removes). A main-resource apply leaves {@code status} alone when the kind has a status
+ *   subresource; an apply to {@code /status} changes only status. {@code uid} and {@code creationTimestamp} stay,
+ *   {@code resourceVersion} changes, {@code generation} increases when something outside metadata and status changed,
+ *   watchers get ADDED/MODIFIED. An apply that changes nothing keeps the resourceVersion and sends no watch event.
+ *   <em>This is an approximation of server-side apply:</em> there is no conflict detection ({@code force} is
+ *   ignored, two managers never conflict), fields a manager stops applying are <em>not</em> removed, and lists marked
+ *   {@code x-kubernetes-list-type: map/set} are replaced rather than merged by key. {@code metadata.managedFields}
+ *   only records, per manager, the fields it last applied ({@link ManagedFields}), for clients that read it such as
+ *   the Java Operator SDK's SSA matcher.</li>
  *   <li><b>JSON merge patch</b> per RFC 7386 ({@code null} removes a key, arrays are replaced), and <b>strategic merge
  *   patch</b> approximated by {@link Patches#strategicMergePatch} (lists of objects merged on a guessed key such as
  *   {@code name}) instead of the mock's 415; JSON patch as before. No-op patches keep the resourceVersion.</li>
  *   <li><b>Request accounting</b>: {@link #requests()}, {@link #writes()}, {@link #resetRequests()}.</li>
- *   <li><b>Discovery</b> for kubectl and clients ({@code /api}, {@code /api/v1}, {@code /apis}, {@code /apis/G/V}
- *   computed from the stored CRDs, {@code /version}), {@code meta.k8s.io/v1 Table}s for {@code kubectl get} with the
- *   CRDs' printer columns, Status bodies on 404, and CRDs that report themselves Established.</li>
+ *   <li><b>For kubectl</b>: discovery ({@code /api}, {@code /api/v1}, {@code /apis}, {@code /apis/G/V} computed from
+ *   the stored CRDs, {@code /version}), a minimal OpenAPI v3 index ({@link OpenApi}) so that kubectl validates on the
+ *   server side, {@code meta.k8s.io/v1 Table}s for {@code kubectl get} with the CRDs' printer columns, Status bodies on
+ *   404, CRDs that report themselves Established, and the protobuf bodies of {@code kubectl create
+ *   namespace|configmap|secret|serviceaccount} ({@link KubernetesProtobuf}; other {@code kubectl create KIND}
+ *   generators, which also send protobuf, get 415: pipe them through {@code --dry-run=client -o yaml | kubectl
+ *   create -f -}).</li>
  *   <li><b>Admission hooks</b> ({@link #addAdmissionHook}) run on POST, PUT and PATCH before storing.</li>
  * </ul>
  *
  * <p>Transport: plain HTTP by default (kubectl, curl and the fabric8 client need no certificates). The mock can serve
  * HTTPS with a self-signed certificate ({@link Builder#https(boolean)}); the kubeconfig then skips verification.
- * There is no authentication or authorization.
+ * There is no authentication or authorization. Requests are served one at a time on a Vert.x event-loop thread.
  *
  * <p>Other limits, inherited from the fabric8 mock: one version per kind (no conversion), no garbage collection
- * of dependents, no namespace lifecycle, no validation against the CRD schema, no defaulting, set-based label
- * selectors ignored, {@code limit}/{@code continue} ignored, watches only over WebSocket (so {@code kubectl get -w}
- * does not work) and replaying every object as ADDED, DELETE returns the object as it was before deletion.
+ * of dependents, no namespace lifecycle (objects can be created in namespaces that do not exist), no validation
+ * against the CRD schema, no defaulting, set-based label selectors ignored, field selectors only on
+ * {@code metadata.name}/{@code metadata.namespace}, {@code limit}/{@code continue} ignored, watches only over WebSocket
+ * (kubectl watches over HTTP streaming: {@code kubectl get -w} fails and {@code kubectl wait} only sees the state at
+ * its start) and replaying every object as ADDED, DELETE answers the object as it was before deletion.
  */
 public final class EmbeddedApiServer implements AutoCloseable {
 

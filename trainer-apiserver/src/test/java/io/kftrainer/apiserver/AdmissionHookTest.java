@@ -107,13 +107,14 @@ class AdmissionHookTest {
 
     GenericKubernetesResource job = trainJob("adm", "mutated", 1);
     job.getMetadata().setAnnotations(new java.util.HashMap<>(Map.of("a", "b")));
-    GenericKubernetesResource created = trainJobs(API.client()).inNamespace("adm").resource(job).create();
+    GenericKubernetesResource created = trainJobs(API.client()).inNamespace("adm").resource(job).fieldManager("t")
+        .serverSideApply();
     assertThat(created.getMetadata().getLabels()).containsEntry("admitted", "true").containsEntry("app", "mutated");
     assertThat(created.getMetadata().getAnnotations()).containsEntry("seen-label", "true");
     assertThat(seen).singleElement().satisfies(r -> assertThat(r.object().getMetadata().getLabels())
         .containsEntry("admitted", "true"));
 
-    // an update through apply is mutated too; the mutation of an unchanged object is a no-op
+    // a second apply is mutated too; the same mutation of an unchanged object is a no-op
     GenericKubernetesResource applied = trainJobs(API.client()).inNamespace("adm").resource(job).fieldManager("t")
         .serverSideApply();
     assertThat(applied.getMetadata().getResourceVersion()).isEqualTo(created.getMetadata().getResourceVersion());

@@ -190,7 +190,41 @@ class ServerSideApplyTest {
     configMap.setData(Map.of("b", "2"));
     applied = API.client().configMaps().inNamespace(ns).resource(configMap).fieldManager("test")
         .forceConflicts().serverSideApply();
-    assertThat(applied.getData()).as("no managed fields: keys no longer applied stay").containsEntry("a", "1")
+    assertThat(applied.getData()).as("fields no longer applied are not removed").containsEntry("a", "1")
         .containsEntry("b", "2");
+  }
+
+  @Test
+  void applyRecordsAnApplyEntryPerFieldManager() {
+    GenericKubernetesResource first = apply(trainJob(ns, "mf", 2));
+    assertThat(first.getMetadata().getManagedFields()).singleElement().satisfies(entry -> {
+      assertThat(entry.getManager()).isEqualTo("test");
+      assertThat(entry.getOperation()).isEqualTo("Apply");
+      assertThat(entry.getApiVersion()).isEqualTo(API_VERSION);
+      assertThat(entry.getFieldsType()).isEqualTo("FieldsV1");
+      Map<String, Object> trainer = Map.of("f:numNodes", Map.of(), "f:args", Map.of());
+      Map<String, Object> spec = Map.of("f:runtimeRef", Map.of("f:name", Map.of()), "f:trainer", trainer);
+      Map<String, Object> metadata = Map.of("f:labels", Map.of("f:app", Map.of()));
+      assertThat(entry.getFieldsV1().getAdditionalProperties())
+          .isEqualTo(Map.of("f:metadata", metadata, "f:spec", spec));
+    });
+    GenericKubernetesResource again = apply(trainJob(ns, "mf", 2));
+    assertThat(again.getMetadata().getResourceVersion()).isEqualTo(first.getMetadata().getResourceVersion());
+
+    GenericKubernetesResource other = new GenericKubernetesResource();
+    other.setApiVersion(API_VERSION);
+    other.setKind("TrainJob");
+    other.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName("mf")
+        .addToAnnotations("note", "x").build());
+    GenericKubernetesResource both = trainJobs(API.client()).inNamespace(ns).resource(other).fieldManager("other")
+        .serverSideApply();
+    assertThat(both.getMetadata().getManagedFields()).extracting(m -> m.getManager()).containsExactly("test", "other");
+
+    GenericKubernetesResource status = trainJob(ns, "mf", 2);
+    status.setAdditionalProperty("status", Map.of("conditions", List.of()));
+    GenericKubernetesResource withStatus = TestCrds.applyStatus(API.client(), status);
+    assertThat(withStatus.getMetadata().getManagedFields()).filteredOn(m -> "status".equals(m.getSubresource()))
+        .singleElement().satisfies(m -> assertThat(m.getFieldsV1().getAdditionalProperties())
+            .isEqualTo(Map.of("f:status", Map.of("f:conditions", Map.of()))));
   }
 }
