@@ -68,9 +68,7 @@ public final class OperatorPlugins {
     found.plugins().forEach(plugin -> LOG.info("Loaded plugin {} {} from {}", plugin.plugin().name(),
         extensionPoints(plugin), plugin.origin()));
     found.problems().forEach(problem -> LOG.warn("Cannot load plugin {}: {}", problem.path(), problem.message()));
-    OperatorPlugins result = new OperatorPlugins(found);
-    result.setupError().ifPresent(e -> LOG.error("Plugins cannot run: {}", e.getMessage()));
-    return result;
+    return new OperatorPlugins(found);
   }
 
   /** Every plugin found, built-in ones first, then those of the plugin directory in path order. */

@@ -7,6 +7,7 @@ import io.kftrainer.operator.cli.Logging;
 import io.kftrainer.operator.cli.PluginsDirOption;
 import java.io.PrintWriter;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -16,8 +17,9 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code trainer-operator plugins}: what the operator would load. A table of every plugin (name, order, extension
- * points, origin jar) on stdout, then the load problems; exit 1 if there are problems or the plugins cannot run
- * together (duplicate name, no JobSet plugin), whose reason goes to stderr.
+ * points, origin jar) in phase order on stdout, then the load problems; exit 1 if there are problems or the
+ * plugins cannot run together (duplicate name, no JobSet plugin), whose reason goes to stderr. It reports
+ * everything itself, so only errors are logged.
  */
 @Command(name = "plugins", mixinStandardHelpOptions = true,
     description = "List the plugins the operator loads: built-in ones and those of --plugins-dir.")
@@ -31,7 +33,7 @@ public final class PluginsCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    Logging.setLevel(Level.WARN);
+    Logging.setLevel(Level.ERROR);
     OperatorPlugins plugins = pluginsDir.load();
     PrintWriter out = spec.commandLine().getOut();
     out.print(table(plugins.plugins()));
@@ -49,7 +51,10 @@ public final class PluginsCommand implements Callable<Integer> {
   static String table(List<LoadedPlugin> plugins) {
     List<String[]> rows = new ArrayList<>();
     rows.add(new String[] {"NAME", "ORDER", "EXTENSION POINTS", "ORIGIN"});
-    for (LoadedPlugin plugin : plugins) {
+    List<LoadedPlugin> sorted = plugins.stream()
+        .sorted(Comparator.comparingInt((LoadedPlugin p) -> p.plugin().order()).thenComparing(p -> p.plugin().name()))
+        .toList();
+    for (LoadedPlugin plugin : sorted) {
       rows.add(new String[] {plugin.plugin().name(), String.valueOf(plugin.plugin().order()),
           String.join(",", OperatorPlugins.extensionPoints(plugin)), plugin.origin()});
     }

@@ -19,8 +19,9 @@ import java.util.Map;
 /**
  * The TrainJobs and runtimes of {@code render}'s input files, each as the API server would store it: in namespace
  * {@value #DEFAULT_NAMESPACE} when it has none (namespaced kinds; a {@code ClusterTrainingRuntime} has no
- * namespace), with the CRD defaults set. Any other kind, a document that does not fit its kind, a missing name
- * and an object defined twice are errors, one line each.
+ * namespace), with the CRD defaults set. Any other kind, a document that does not fit its kind (a value of the
+ * wrong type, a field the model does not know), a missing name and an object defined twice are errors, one line
+ * each.
  */
 record RenderInputs(List<TrainJob> trainJobs, List<RuntimeSource> runtimes, List<String> errors) {
 
@@ -56,6 +57,12 @@ record RenderInputs(List<TrainJob> trainJobs, List<RuntimeSource> runtimes, List
     private final Map<String, String> locations = new HashMap<>();
 
     void add(Manifest manifest) {
+      try {
+        manifest.check();
+      } catch (ManifestException e) {
+        errors.add(e.getMessage());
+        return;
+      }
       if (!TrainerConstants.API_VERSION.equals(manifest.apiVersion()) || !KINDS.contains(manifest.kind())) {
         errors.add(manifest.location() + ": " + manifest.apiVersion() + " " + manifest.kind() + " is not supported; "
             + "render reads " + TrainerConstants.API_VERSION + " TrainJob, TrainingRuntime and ClusterTrainingRuntime");
@@ -66,6 +73,11 @@ record RenderInputs(List<TrainJob> trainJobs, List<RuntimeSource> runtimes, List
         object = manifest.as(typeOf(manifest.kind()));
       } catch (ManifestException e) {
         errors.add(subjectOf(manifest) + ": " + e.detail());
+        return;
+      }
+      List<String> unknownFields = manifest.unknownFields(object);
+      if (!unknownFields.isEmpty()) {
+        unknownFields.forEach(path -> errors.add(subjectOf(manifest) + ": " + path + ": unknown field"));
         return;
       }
       if (object.getMetadata() == null || object.getMetadata().getName() == null

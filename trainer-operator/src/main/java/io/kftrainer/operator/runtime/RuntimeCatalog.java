@@ -90,6 +90,7 @@ public final class RuntimeCatalog implements RuntimeResolver {
   }
 
   private static RuntimeSource toRuntime(Manifest manifest) {
+    manifest.check();
     switch (manifest.kind()) {
       case RuntimeSource.CLUSTER_TRAINING_RUNTIME -> {
         ClusterTrainingRuntime runtime = manifest.as(ClusterTrainingRuntime.class);

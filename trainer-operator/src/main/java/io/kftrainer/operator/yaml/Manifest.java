@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.util.List;
 
 /**
  * One document of a manifest file: where it came from (source and 1-based position among the file's non-empty
@@ -30,12 +31,24 @@ public record Manifest(String source, int document, JsonNode tree) {
   }
 
   /**
+   * Checks that the document is a Kubernetes object: a mapping with {@code apiVersion} and {@code kind}.
+   *
+   * @throws ManifestException if it is not
+   */
+  public void check() {
+    if (!tree.isObject()) {
+      throw new ManifestException(location(), "not a Kubernetes object (a YAML mapping)", null);
+    }
+    if (apiVersion().isEmpty() || kind().isEmpty()) {
+      throw new ManifestException(location(), "not a Kubernetes object: apiVersion and kind are required", null);
+    }
+  }
+
+  /**
    * The document as an object of the model.
    *
    * @throws ManifestException if the content does not fit the type, with a detail that names the field as the API
-   *     server would: {@code spec.trainer.numNodes: Invalid value: "two": must be of type integer}, or
-   *     {@code spec.trainr: unknown field} (the API server rejects unknown fields when {@code kubectl} asks for
-   *     strict validation, its default)
+   *     server would: {@code spec.trainer.numNodes: Invalid value: "two": must be of type integer}
    */
   public <T extends HasMetadata> T as(Class<T> type) {
     try {
@@ -43,6 +56,14 @@ public record Manifest(String source, int document, JsonNode tree) {
     } catch (IllegalArgumentException e) {
       throw new ManifestException(location(), describe(e.getCause() == null ? e : e.getCause()), e);
     }
+  }
+
+  /**
+   * The fields of this document that {@code object} (read from it with {@link #as}) does not keep, e.g.
+   * {@code spec.trainr}: misspelt or unknown to the model ({@link UnknownFields}).
+   */
+  public List<String> unknownFields(HasMetadata object) {
+    return UnknownFields.find(tree, OutputFormat.tree(object));
   }
 
   private String describe(Throwable problem) {

@@ -15,7 +15,8 @@ import java.util.regex.Pattern;
 
 /**
  * Reads multi-document YAML (and so JSON) manifests into {@link Manifest}s. Empty documents are skipped, as
- * {@code kubectl} does; a document that is not a mapping with {@code apiVersion} and {@code kind} is an error.
+ * {@code kubectl} does; whether a document is a Kubernetes object is {@link Manifest#check()}'s business, so that
+ * every bad document of a file can be reported.
  */
 public final class ManifestReader {
 
@@ -30,7 +31,7 @@ public final class ManifestReader {
    * Every non-empty document of {@code text}, in order.
    *
    * @param source how messages name the text: a file name, or {@code -} for stdin
-   * @throws ManifestException if the text is not YAML or a document is not a Kubernetes object
+   * @throws ManifestException if the text is not YAML
    */
   public static List<Manifest> read(String text, String source) {
     List<Manifest> manifests = new ArrayList<>();
@@ -38,12 +39,9 @@ public final class ManifestReader {
       var trees = MAPPER.readValues(parser, JsonNode.class);
       while (trees.hasNextValue()) {
         JsonNode tree = trees.nextValue();
-        if (tree == null || tree.isNull() || tree.isMissingNode()) {
-          continue;
+        if (!isEmpty(tree)) {
+          manifests.add(new Manifest(source, manifests.size() + 1, tree));
         }
-        Manifest manifest = new Manifest(source, manifests.size() + 1, tree);
-        check(manifest);
-        manifests.add(manifest);
       }
     } catch (JsonProcessingException e) {
       throw new ManifestException(source, describe(e), e);
@@ -53,14 +51,9 @@ public final class ManifestReader {
     return manifests;
   }
 
-  private static void check(Manifest manifest) {
-    if (!manifest.tree().isObject()) {
-      throw new ManifestException(manifest.location(), "not a Kubernetes object (a YAML mapping)", null);
-    }
-    if (manifest.apiVersion().isEmpty() || manifest.kind().isEmpty()) {
-      throw new ManifestException(manifest.location(), "not a Kubernetes object: apiVersion and kind are required",
-          null);
-    }
+  /** An empty document: null, or an empty string (depending on the SnakeYAML version). */
+  private static boolean isEmpty(JsonNode tree) {
+    return tree == null || tree.isNull() || tree.isMissingNode() || (tree.isTextual() && tree.asText().isEmpty());
   }
 
   /**

@@ -1,0 +1,148 @@
+package io.kftrainer.operator.plugins;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.kftrainer.operator.cli.TestingCli;
+import io.kftrainer.operator.cli.TestingCli.Run;
+import io.kftrainer.testkit.Yaml;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Third-party plugins from {@code --plugins-dir}, with a real plugin jar compiled and packed by the test
+ * ({@link TestingPluginJar}): {@code plugins} lists it with its jar, {@code render} applies it, a broken jar next
+ * to it is reported while it still loads, and two plugins of the same name stop the operator.
+ */
+class PluginDirectoryTest {
+
+  private static final String TEAM_LABEL_CLASS = "com.example.teamlabel.TeamLabelPlugin";
+
+  /**
+   * Copies the TrainJob's {@code example.com/team} label to every pod (as a scheduler label), and fails for the
+   * team {@code explode}. The name is a parameter, to build a second plugin of the same name.
+   */
+  private static String teamLabelSource(String pluginName) {
+    return """
+        package com.example.teamlabel;
+
+        import io.kftrainer.framework.spi.BuildContext;
+        import io.kftrainer.framework.spi.EnforcePodGroupPolicy;
+        import java.util.Map;
+
+        public final class TeamLabelPlugin implements EnforcePodGroupPolicy {
+
+          static final String LABEL = "example.com/team";
+
+          @Override
+          public String name() {
+            return "%s";
+          }
+
+          @Override
+          public void enforcePodGroupPolicy(BuildContext context) {
+            Map<String, String> labels = context.trainJob().getMetadata().getLabels();
+            String team = labels == null ? null : labels.get(LABEL);
+            if ("explode".equals(team)) {
+              throw new IllegalStateException("no team may be called " + team);
+            }
+            if (team != null) {
+              context.info().schedulerPodLabels().put(LABEL, team);
+            }
+          }
+        }
+        """.formatted(pluginName);
+  }
+
+  private static final String TRAINJOB = """
+      apiVersion: trainer.kubeflow.org/v1alpha1
+      kind: TrainJob
+      metadata:
+        name: labelled
+        labels:
+          example.com/team: %s
+      spec:
+        runtimeRef:
+          name: torch-distributed
+      """;
+
+  @TempDir
+  static Path tmp;
+
+  private static Path pluginsDir;
+  private static Path teamLabelJar;
+  private static Path brokenJar;
+
+  @BeforeAll
+  static void buildPluginDirectory() throws IOException {
+    pluginsDir = tmp.resolve("plugins");
+    teamLabelJar = TestingPluginJar.build(pluginsDir.resolve("team-label/team-label-plugin.jar"), TEAM_LABEL_CLASS,
+        Map.of(TEAM_LABEL_CLASS, teamLabelSource("TeamLabel")));
+    brokenJar = Files.writeString(pluginsDir.resolve("broken-plugin.jar"), "not a zip file");
+  }
+
+  @Test
+  void pluginsListsTheThirdPartyPluginWithItsJarAndTheBrokenJar() {
+    Run run = TestingCli.run("plugins", "--plugins-dir", pluginsDir.toString());
+
+    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.err()).isEmpty();
+    assertThat(run.out().lines()).first().asString().startsWith("NAME").contains("EXTENSION POINTS", "ORIGIN");
+    assertThat(run.out().lines())
+        .anyMatch(line -> line.matches("TeamLabel +1000 +EnforcePodGroupPolicy +" + teamLabelJar))
+        .anyMatch(line -> line.matches("JobSet +300 +.*ComponentBuilder.*"));
+    assertThat(run.out()).endsWith("\nLoad problems:\n  " + brokenJar + ": not a readable jar: zip END header not "
+        + "found\n");
+  }
+
+  @Test
+  void renderAppliesTheThirdPartyPluginDespiteTheBrokenJar() {
+    Run run = TestingCli.runWithStdin(TRAINJOB.formatted("vision"),
+        "render", "--plugins-dir", pluginsDir.toString(), "-f", "-");
+
+    assertThat(run.exitCode()).isZero();
+    List<JsonNode> objects = Yaml.trees(run.out());
+    assertThat(objects).hasSize(1);
+    JsonNode podLabels = objects.get(0).at("/spec/replicatedJobs/0/template/spec/template/metadata/labels");
+    assertThat(podLabels.path("example.com/team").asText()).isEqualTo("vision");
+  }
+
+  @Test
+  void aFailingPluginFailsTheRenderNamingThePlugin() {
+    Run run = TestingCli.runWithStdin(TRAINJOB.formatted("explode"),
+        "render", "--plugins-dir", pluginsDir.toString(), "-f", "-");
+
+    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.out()).isEmpty();
+    assertThat(run.err()).isEqualTo("TrainJob default/labelled: plugin TeamLabel failed in EnforcePodGroupPolicy: "
+        + "no team may be called explode\n");
+  }
+
+  @Test
+  void twoPluginsOfTheSameNameAreAnError() throws IOException {
+    Path duplicates = tmp.resolve("duplicates");
+    TestingPluginJar.build(duplicates.resolve("a/team-label.jar"), TEAM_LABEL_CLASS,
+        Map.of(TEAM_LABEL_CLASS, teamLabelSource("TeamLabel")));
+    TestingPluginJar.build(duplicates.resolve("b/team-label-copy.jar"), TEAM_LABEL_CLASS,
+        Map.of(TEAM_LABEL_CLASS, teamLabelSource("TeamLabel")));
+    String expected = "Error: duplicate plugin name \"TeamLabel\": [" + TEAM_LABEL_CLASS + ", " + TEAM_LABEL_CLASS
+        + "]\n";
+
+    Run render = TestingCli.runWithStdin(TRAINJOB.formatted("vision"),
+        "render", "--plugins-dir", duplicates.toString(), "-f", "-");
+    Run plugins = TestingCli.run("plugins", "--plugins-dir", duplicates.toString());
+
+    assertThat(render.exitCode()).isEqualTo(1);
+    assertThat(render.out()).isEmpty();
+    assertThat(render.err()).isEqualTo(expected);
+    assertThat(plugins.exitCode()).isEqualTo(1);
+    assertThat(plugins.out().lines().filter(line -> line.startsWith("TeamLabel "))).hasSize(2);
+    assertThat(plugins.err()).isEqualTo(expected);
+  }
+}
