@@ -1,0 +1,208 @@
+package io.kftrainer.e2e.support;
+
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.kftrainer.api.v1alpha1.ClusterTrainingRuntime;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The product's {@code local} mode as a process: {@code java -jar trainer-operator.jar local --port 0
+ * --kubeconfig-out <file> [args]}, which serves an embedded API server with the CRDs, the default runtimes, the
+ * operator and its admission webhooks. Tests reach it only through the kubeconfig it writes: with {@link #client()}
+ * (fabric8, configured from that file) and {@link #kubectl()}.
+ *
+ * <p>{@link #start} returns once the instance is ready for a user: its API answers and the shipped
+ * ClusterTrainingRuntimes are there. {@link #close()} stops the process (SIGTERM, then SIGKILL), and so does the JVM's
+ * exit if a test run is cut short. The process's stdout and stderr go to {@code target/e2e/<name>.log}.
+ */
+public final class LocalOperator implements AutoCloseable {
+
+  /** How long the process may take to be ready: JVM start, API server, CRDs, runtimes, operator, on 2 slow cores. */
+  private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
+  /** A runtime every default installation has: its presence means the default runtimes were applied. */
+  private static final String SHIPPED_RUNTIME = "torch-distributed";
+
+  private final String name;
+  private final Process process;
+  private final Path kubeconfig;
+  private final Path log;
+  private final Thread killOnExit;
+  private final AtomicInteger namespaces = new AtomicInteger();
+  private KubernetesClient client;
+  private Duration startup;
+
+  private LocalOperator(String name, Process process, Path kubeconfig, Path log) {
+    this.name = name;
+    this.process = process;
+    this.kubeconfig = kubeconfig;
+    this.log = log;
+    this.killOnExit = new Thread(process::destroyForcibly, "kill-local-operator-" + name);
+  }
+
+  /**
+   * Starts {@code local} and waits until it is ready.
+   *
+   * @param name names the work directory and the log file (unique per instance of a test run)
+   * @param args more arguments for {@code local}, e.g. {@code --plugins-dir DIR}
+   */
+  public static LocalOperator start(String name, List<String> args) {
+    Instant started = Instant.now();
+    Path dir = Locations.workDir().resolve(name);
+    Path kubeconfig = dir.resolve("kubeconfig");
+    Path log = Locations.workDir().resolve(name + ".log");
+    Process process;
+    try {
+      Files.createDirectories(dir);
+      Files.deleteIfExists(kubeconfig);
+      List<String> local = new ArrayList<>(List.of("local", "--port", "0", "--kubeconfig-out", kubeconfig.toString()));
+      local.addAll(args);
+      ProcessBuilder builder = new ProcessBuilder(OperatorJar.commandLine(List.of("-Xmx768m"), local))
+          .redirectErrorStream(true)
+          .redirectOutput(log.toFile())
+          .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
+      process = builder.start();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    LocalOperator operator = new LocalOperator(name, process, kubeconfig, log);
+    Runtime.getRuntime().addShutdownHook(operator.killOnExit);
+    try {
+      operator.awaitReady();
+    } catch (RuntimeException | Error e) {
+      String tail = operator.logTail(60);
+      operator.close();
+      throw new AssertionError("local mode " + name + " did not become ready within " + START_TIMEOUT + ": " + e
+          + "\n--- last lines of " + log + "\n" + tail, e);
+    }
+    operator.startup = Duration.between(started, Instant.now());
+    System.out.printf("local mode %s ready in %d ms (%s)%n", name, operator.startup.toMillis(),
+        operator.client.getMasterUrl());
+    return operator;
+  }
+
+  private void awaitReady() {
+    await("kubeconfig " + kubeconfig).atMost(START_TIMEOUT).pollInterval(Duration.ofMillis(100))
+        .until(() -> {
+          assertAlive();
+          return Files.exists(kubeconfig) && Files.size(kubeconfig) > 0;
+        });
+    client = new KubernetesClientBuilder().withConfig(configFrom(kubeconfig)).build();
+    await("the shipped ClusterTrainingRuntimes").atMost(START_TIMEOUT).pollInterval(Duration.ofMillis(200))
+        .ignoreExceptionsMatching(e -> !(e instanceof ProcessDiedException))
+        .until(() -> {
+          assertAlive();
+          return client.resources(ClusterTrainingRuntime.class).withName(SHIPPED_RUNTIME).get() != null;
+        });
+  }
+
+  private static Config configFrom(Path kubeconfig) {
+    Config config;
+    try {
+      config = Config.fromKubeconfig(Files.readString(kubeconfig));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    // answers are deterministic: a retried 5xx only hides the failure and slows the test down
+    config.setRequestRetryBackoffLimit(0);
+    return config;
+  }
+
+  private void assertAlive() {
+    if (!process.isAlive()) {
+      throw new ProcessDiedException("local mode " + name + " exited with code " + process.exitValue());
+    }
+  }
+
+  /** The fabric8 client of the written kubeconfig; closed with this instance. */
+  public KubernetesClient client() {
+    return client;
+  }
+
+  /** The kubeconfig {@code local} wrote. */
+  public Path kubeconfig() {
+    return kubeconfig;
+  }
+
+  /** kubectl with {@code KUBECONFIG} set to {@link #kubeconfig()}. */
+  public Kubectl kubectl() {
+    return new Kubectl(kubeconfig);
+  }
+
+  /** How long {@link #start} took, process start to ready. */
+  public Duration startup() {
+    return startup;
+  }
+
+  /** Creates a new namespace {@code <prefix>-<n>} with these labels; each test gets its own. */
+  public String createNamespace(String prefix, Map<String, String> labels) {
+    String namespace = prefix + "-" + namespaces.incrementAndGet();
+    client.namespaces().resource(new NamespaceBuilder()
+        .withNewMetadata().withName(namespace).withLabels(labels).endMetadata()
+        .build()).create();
+    return namespace;
+  }
+
+  public String createNamespace(String prefix) {
+    return createNamespace(prefix, Map.of());
+  }
+
+  /** The last {@code lines} lines of the process's output, for failure messages. */
+  public String logTail(int lines) {
+    try {
+      List<String> all = Files.exists(log) ? Files.readAllLines(log) : List.of();
+      return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+    } catch (IOException | UncheckedIOException e) {
+      return "(cannot read " + log + ": " + e + ")";
+    }
+  }
+
+  /** Whether the process is still running (a test may check that a bad request did not kill it). */
+  public boolean isAlive() {
+    return process.isAlive();
+  }
+
+  @Override
+  public void close() {
+    if (client != null) {
+      client.close();
+    }
+    process.destroy();
+    try {
+      if (!process.waitFor(10, TimeUnit.SECONDS)) {
+        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+      }
+    } catch (InterruptedException e) {
+      process.destroyForcibly();
+      Thread.currentThread().interrupt();
+    }
+    try {
+      Runtime.getRuntime().removeShutdownHook(killOnExit);
+    } catch (IllegalStateException e) {
+      // the JVM is already shutting down: the hook runs anyway
+    }
+  }
+
+  /** The process exited while the test waited for it: no point waiting for the deadline. */
+  private static final class ProcessDiedException extends IllegalStateException {
+
+    private static final long serialVersionUID = 1L;
+
+    ProcessDiedException(String message) {
+      super(message);
+    }
+  }
+}

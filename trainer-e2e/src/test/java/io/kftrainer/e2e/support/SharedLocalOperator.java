@@ -1,0 +1,40 @@
+package io.kftrainer.e2e.support;
+
+import java.util.List;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ExtensionContext.Namespace;
+import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolver;
+
+/**
+ * One {@code local} instance for every test class that extends with this, started on first use and stopped when
+ * the whole test run ends (JUnit closes the root store's resources), so that the suite pays the process start-up
+ * once. Tests get it as a {@link LocalOperator} parameter, typically in a {@code @BeforeAll} method, and keep to
+ * their own namespaces. Tests that need other {@code local} options start their own {@link LocalOperator}.
+ */
+public final class SharedLocalOperator implements ParameterResolver {
+
+  private static final Namespace STORE = Namespace.create(SharedLocalOperator.class);
+
+  @Override
+  public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
+    return parameter.getParameter().getType() == LocalOperator.class;
+  }
+
+  @Override
+  public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
+    return context.getRoot().getStore(STORE)
+        .getOrComputeIfAbsent(Instance.class, type -> new Instance(LocalOperator.start("shared", List.of())),
+            Instance.class)
+        .operator();
+  }
+
+  /** Closes the process with the root context. */
+  private record Instance(LocalOperator operator) implements ExtensionContext.Store.CloseableResource {
+
+    @Override
+    public void close() {
+      operator.close();
+    }
+  }
+}
