@@ -61,15 +61,19 @@ public final class TrainJobEventSources {
 
   /**
    * The informers for these plugin watches and the operator's own, limited to the kinds {@code client}'s API
-   * server serves.
+   * server serves. (The TrainJobs' own informer is JOSDK's; their CRD is checked here too.)
    *
-   * @throws IllegalStateException if a kind that is not optional is not served
+   * @throws IllegalStateException if TrainJobs or a watched kind that is not optional are not served
    */
   public static TrainJobEventSources plan(List<Watch> pluginWatches, KubernetesClient client,
       CacheObjectLookup lookup) {
-    List<Watch> all = new ArrayList<>(OPERATOR_WATCHES);
+    List<Watch> all = new ArrayList<>(List.of(Watch.referenced(TrainJob.class)));
+    all.addAll(OPERATOR_WATCHES);
     all.addAll(pluginWatches);
-    return new TrainJobEventSources(ServedKinds.select(WatchedKind.merge(all), client), lookup);
+    List<WatchedKind> served = ServedKinds.select(WatchedKind.merge(all), client).stream()
+        .filter(kind -> kind.type() != TrainJob.class)
+        .toList();
+    return new TrainJobEventSources(served, lookup);
   }
 
   /** The types that get an informer, in declaration order. */

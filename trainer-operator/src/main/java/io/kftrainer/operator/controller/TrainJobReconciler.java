@@ -56,6 +56,8 @@ public final class TrainJobReconciler implements Reconciler<TrainJob> {
   public static final String REASON_SNAPSHOT_INVALID = "RuntimeSnapshotInvalid";
   /** Condition reason of a build whose objects the API server refused. */
   public static final String REASON_APPLY_FAILED = "ApplyFailed";
+  /** Event reason of a plugin failure after the build, when computing the status. */
+  public static final String REASON_PLUGIN_FAILED = "PluginFailed";
 
   private static final Logger LOG = LoggerFactory.getLogger(TrainJobReconciler.class);
 
@@ -108,14 +110,14 @@ public final class TrainJobReconciler implements Reconciler<TrainJob> {
   }
 
   /**
-   * A failure that escaped {@link #reconcile}: a plugin failure gets its Warning Event (build failures already
-   * have theirs); JOSDK then retries with back-off.
+   * A failure that escaped {@link #reconcile}: a plugin failure of the post-execution phase gets a Warning Event
+   * {@value #REASON_PLUGIN_FAILED} (build failures already have theirs); JOSDK then retries with back-off.
    */
   @Override
   public ErrorStatusUpdateControl<TrainJob> updateErrorStatus(TrainJob trainJob, Context<TrainJob> context,
       Exception e) {
     if (e instanceof PluginException) {
-      events.record(trainJob, TrainJobEvents.WARNING, REASON_BUILD_FAILED, e.getMessage());
+      events.record(trainJob, TrainJobEvents.WARNING, REASON_PLUGIN_FAILED, e.getMessage());
     }
     return ErrorStatusUpdateControl.defaultErrorProcessing();
   }

@@ -6,19 +6,26 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.kftrainer.operator.controller.TestCluster;
 import java.nio.file.Path;
-import java.time.ZonedDateTime;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The operator's wiring and lifecycle: leader election, components, readiness, start-up checks. */
 class TrainerOperatorTest {
 
   private static final String NS = "team";
+  private static final DateTimeFormatter MICRO_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSSX");
 
   @Test
   void onlyTheLeaderReconcilesAndAnotherInstanceTakesOverWhenItStops(@TempDir Path pluginsDir) throws Exception {
@@ -59,12 +66,11 @@ class TrainerOperatorTest {
           builder -> builder.identity("doomed"));
       await().atMost(TestCluster.TIMEOUT).until(operator::isLeader);
 
-      cluster.client().resource(lease(cluster)).edit(lease -> {
-        lease.getSpec().setHolderIdentity("usurper");
-        lease.getSpec().setLeaseDurationSeconds(3600);
-        lease.getSpec().setRenewTime(ZonedDateTime.now());
-        return lease;
-      });
+      // no resourceVersion: the takeover must not lose a race with the leader's renewals
+      cluster.client().leases().inNamespace(TestCluster.OPERATOR_NAMESPACE).withName(OperatorConfig.DEFAULT_LEASE_NAME)
+          .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\": {\"holderIdentity\": \"usurper\", "
+              + "\"leaseDurationSeconds\": 3600, \"renewTime\": \""
+              + MICRO_TIME.format(Instant.now().atOffset(ZoneOffset.UTC)) + "\"}}");
 
       TrainerOperator.Termination termination = operator.awaitTermination(30, TimeUnit.SECONDS).orElseThrow();
       assertThat(termination.fatal()).isTrue();
@@ -95,15 +101,17 @@ class TrainerOperatorTest {
     }
   }
 
-  @Test
-  void theOperatorDoesNotStartWithoutTheJobSetCrd(@TempDir Path pluginsDir) {
+  @ParameterizedTest(name = "the operator does not start without the CRD {0}")
+  @ValueSource(strings = {"jobsets.jobset.x-k8s.io", "trainjobs.trainer.kubeflow.org",
+      "clustertrainingruntimes.trainer.kubeflow.org"})
+  void theOperatorDoesNotStartWithoutARequiredCrd(String crd, @TempDir Path pluginsDir) {
     try (TestCluster cluster = TestCluster.start()) {
-      cluster.client().resources(CustomResourceDefinition.class).withName("jobsets.jobset.x-k8s.io").delete();
+      cluster.client().resources(CustomResourceDefinition.class).withName(crd).delete();
 
       assertThatThrownBy(() -> cluster.startOperator(TestCluster.config(pluginsDir)))
           .isInstanceOf(IllegalStateException.class)
-          .hasMessage("the API server does not serve [jobsets.jobset.x-k8s.io]: install their "
-              + "CustomResourceDefinitions before starting the operator");
+          .hasMessage("the API server does not serve [" + crd + "]: install their CustomResourceDefinitions before "
+              + "starting the operator");
     }
   }
 

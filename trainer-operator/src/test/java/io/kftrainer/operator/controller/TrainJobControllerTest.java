@@ -12,7 +12,6 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.kftrainer.api.jobset.v1alpha2.JobSet;
-import io.kftrainer.api.v1alpha1.JobStatus;
 import io.kftrainer.api.v1alpha1.RuntimeRef;
 import io.kftrainer.api.v1alpha1.TrainJob;
 import io.kftrainer.api.v1alpha1.TrainerConstants;
@@ -24,6 +23,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -71,11 +71,13 @@ class TrainJobControllerTest {
       assertThat(job.getTemplate().getSpec().getParallelism()).isEqualTo(2);
     });
     assertThat(jobSet.getSpec().getSuspend()).isFalse();
-    assertThat(cluster.events(ns, "alpha")).anySatisfy(event -> {
+    awaitEvent(ns, "alpha", event -> {
       assertThat(event.getType()).isEqualTo("Normal");
       assertThat(event.getReason()).isEqualTo("JobsCreated");
+      assertThat(event.getMessage()).isEqualTo("TrainJob resources were created");
       assertThat(event.getSource().getComponent()).isEqualTo("trainer-operator");
       assertThat(event.getReportingComponent()).isEqualTo("trainer-operator");
+      assertThat(event.getReportingInstance()).isEqualTo(operator.identity());
       assertThat(event.getInvolvedObject().getUid()).isEqualTo(trainJob.getMetadata().getUid());
     });
   }
@@ -219,7 +221,7 @@ class TrainJobControllerTest {
     assertThat(failed.getReason()).isEqualTo("DeadlineExceeded");
     assertThat(failed.getMessage()).isEqualTo("TrainJob exceeded its active deadline");
     await().atMost(TestCluster.TIMEOUT).until(() -> cluster.jobSet(ns, "alpha").isEmpty());
-    assertThat(cluster.events(ns, "alpha")).anySatisfy(event -> {
+    awaitEvent(ns, "alpha", event -> {
       assertThat(event.getType()).isEqualTo("Warning");
       assertThat(event.getReason()).isEqualTo("DeadlineExceeded");
     });
@@ -284,7 +286,7 @@ class TrainJobControllerTest {
     assertThat(cluster.jobSet(ns, "alpha")).isEmpty();
     assertThat(cluster.client().configMaps().inNamespace(ns).withName("alpha-runtime-snapshot").get().getData())
         .containsExactly(Map.entry("runtime", "someone else's"));
-    assertThat(cluster.events(ns, "alpha")).anySatisfy(event -> {
+    awaitEvent(ns, "alpha", event -> {
       assertThat(event.getType()).isEqualTo("Warning");
       assertThat(event.getReason()).isEqualTo("TrainJobResourcesCreationFailed");
       assertThat(event.getMessage()).startsWith("TrainJob resources reconciliation failed: runtime snapshot");
@@ -334,6 +336,11 @@ class TrainJobControllerTest {
     await().atMost(TestCluster.TIMEOUT).untilAsserted(() -> assertThat(operator.meterRegistry()
         .get("trainer.trainjobs").tag("condition", "Created").gauge().value()).isGreaterThanOrEqualTo(1));
     assertThat(operator.meterRegistry().get("operator.sdk.reconciliations.started").counters()).isNotEmpty();
+  }
+
+  private static void awaitEvent(String namespace, String name, Consumer<Event> requirements) {
+    await().atMost(TestCluster.TIMEOUT)
+        .untilAsserted(() -> assertThat(cluster.events(namespace, name)).anySatisfy(requirements::accept));
   }
 
   private static void resume(String namespace, String name) {
