@@ -8,6 +8,7 @@ import io.kftrainer.framework.loader.PluginSet;
 import io.kftrainer.framework.runner.PhaseRunner;
 import io.kftrainer.framework.runner.PluginSetupException;
 import io.kftrainer.framework.spi.ExtensionPoint;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -64,11 +65,20 @@ public final class OperatorPlugins {
 
   /** The plugins visible to {@code builtIn} and those of {@code pluginsDir}, whose class loaders it parents. */
   public static OperatorPlugins load(ClassLoader builtIn, Path pluginsDir) {
-    PluginSet found = PluginLoader.load(builtIn).plus(PluginDirectory.load(pluginsDir, builtIn));
+    PluginSet found = PluginLoader.load(builtIn).plus(loadDirectory(pluginsDir, builtIn));
     found.plugins().forEach(plugin -> LOG.info("Loaded plugin {} {} from {}", plugin.plugin().name(),
         extensionPoints(plugin), plugin.origin()));
     found.problems().forEach(problem -> LOG.warn("Cannot load plugin {}: {}", problem.path(), problem.message()));
     return new OperatorPlugins(found);
+  }
+
+  private static PluginSet loadDirectory(Path pluginsDir, ClassLoader parent) {
+    if (!Files.exists(pluginsDir)) {
+      LOG.info("Plugin directory {} does not exist: no third-party plugins", pluginsDir);
+    } else if (!Files.isDirectory(pluginsDir)) {
+      return new PluginSet(List.of(), List.of(new LoadProblem(pluginsDir.toString(), "not a directory")));
+    }
+    return PluginDirectory.load(pluginsDir, parent);
   }
 
   /** Every plugin found, built-in ones first, then those of the plugin directory in path order. */

@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kftrainer.framework.runner.PluginSetupException;
 import io.kftrainer.framework.spi.Plugin;
-import java.net.URLClassLoader;
+import java.io.IOException;
 import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,5 +33,15 @@ class OperatorPluginsTest {
     assertThat(plugins.plugins()).isEmpty();
     assertThatThrownBy(plugins::runner).isInstanceOf(PluginSetupException.class)
         .hasMessage("required plugins are not loaded: [JobSet] (loaded: [])");
+  }
+
+  @Test
+  void aPluginsDirectoryThatIsAFileIsALoadProblem(@TempDir Path tmp) throws IOException {
+    Path file = Files.writeString(tmp.resolve("plugins"), "");
+
+    OperatorPlugins plugins = OperatorPlugins.load(file);
+
+    assertThat(plugins.problems()).extracting(Object::toString).containsExactly(file + ": not a directory");
+    assertThat(plugins.runner().plugins()).extracting(Plugin::name).contains("JobSet");
   }
 }
