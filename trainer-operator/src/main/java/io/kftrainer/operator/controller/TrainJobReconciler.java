@@ -71,8 +71,7 @@ public final class TrainJobReconciler implements Reconciler<TrainJob> {
   private final Clock clock;
 
   public TrainJobReconciler(PhaseRunner runner, TrainJobEventSources eventSources, CacheObjectLookup cache,
-      RuntimeSnapshots snapshots, KubernetesClient client, TrainJobEvents events,
-      Clock clock) {
+      RuntimeSnapshots snapshots, KubernetesClient client, TrainJobEvents events, Clock clock) {
     this.runner = runner;
     this.eventSources = eventSources;
     this.cache = cache;

@@ -69,9 +69,14 @@ public final class TestCluster implements AutoCloseable {
     TestCluster cluster = new TestCluster(EmbeddedApiServer.start());
     cluster.server.addAdmissionHook(AdmissionHook.mutating("authorization.k8s.io", "SelfSubjectRulesReview",
         request -> AdmissionResponse.mutate(allowEverything(request.object()))));
-    cluster.installCrds("META-INF/fabric8", name -> name.endsWith("-v1.yml"));
-    cluster.installCrds("META-INF/trainer/crds", name -> name.endsWith(".yaml") || name.endsWith(".yml"));
+    cluster.installCrds();
     return cluster;
+  }
+
+  /** Installs (again) every CRD of the class path, e.g. after a test deleted one. */
+  public void installCrds() {
+    installCrds("META-INF/fabric8", name -> name.endsWith("-v1.yml"));
+    installCrds("META-INF/trainer/crds", name -> name.endsWith(".yaml") || name.endsWith(".yml"));
   }
 
   public EmbeddedApiServer server() {
@@ -198,8 +203,8 @@ public final class TestCluster implements AutoCloseable {
     return registry.find(counter).counters().stream().mapToDouble(Counter::count).sum();
   }
 
-  @Override
-  public void close() {
+  /** Stops every operator started so far, and closes their clients. */
+  public void stopOperators() {
     synchronized (operators) {
       for (TrainerOperator operator : operators) {
         operator.stop();
@@ -209,8 +214,17 @@ public final class TestCluster implements AutoCloseable {
           Thread.currentThread().interrupt();
         }
       }
+      operators.clear();
     }
-    clients.forEach(KubernetesClient::close);
+    synchronized (clients) {
+      clients.forEach(KubernetesClient::close);
+      clients.clear();
+    }
+  }
+
+  @Override
+  public void close() {
+    stopOperators();
     server.close();
   }
 
