@@ -1,5 +1,7 @@
 package io.kftrainer.api;
 
+import io.kftrainer.api.jobset.v1alpha2.JobSetSpec;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -7,6 +9,7 @@ import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.kftrainer.api.jobset.v1alpha2.JobSet;
+import io.kftrainer.api.jobset.v1alpha2.JobSetSpec;
 import io.kftrainer.api.jobset.v1alpha2.ReplicatedJob;
 import io.kftrainer.api.v1alpha1.ClusterTrainingRuntime;
 import io.kftrainer.api.v1alpha1.JAXMLPolicySource;
@@ -190,6 +193,24 @@ class ModelTest {
 
     assertThat(job.getSpec())
         .isEqualTo(new TrainJobSpec().withRuntimeRef(new RuntimeRef().withName("torch-distributed")));
+  }
+
+  @Test
+  void theJobSetSpecCopyEqualsTheJsonCopyAndIsIndependentOfTheOriginal() {
+    TrainingRuntime runtime = parse("mpi-deepspeed-trainingruntime.yaml", 0, TrainingRuntime.class);
+    JobSetSpec original = runtime.getSpec().getTemplate().getSpec();
+
+    JobSetSpec copy = Copies.jobSetSpec(original);
+
+    assertThat(copy).isNotSameAs(original).isEqualTo(original).isEqualTo(Copies.deepCopy(original));
+    copy.getReplicatedJobs().get(0).getTemplate().getSpec().getTemplate().getSpec().getContainers().get(0)
+        .setImage("changed");
+    copy.getReplicatedJobs().get(1).getTemplate().getMetadata().getLabels().put("changed", "yes");
+    copy.getReplicatedJobs().get(1).getDependsOn().get(0).setStatus("Complete");
+    assertThat(original).isEqualTo(runtime.getSpec().getTemplate().getSpec())
+        .isEqualTo(parse("mpi-deepspeed-trainingruntime.yaml", 0, TrainingRuntime.class)
+            .getSpec().getTemplate().getSpec());
+    assertThat(Copies.jobSetSpec(null)).isNull();
   }
 
   @Test

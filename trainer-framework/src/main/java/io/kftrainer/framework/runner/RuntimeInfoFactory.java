@@ -8,14 +8,18 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.kftrainer.api.Copies;
 import io.kftrainer.api.jobset.v1alpha2.JobSetSpec;
 import io.kftrainer.api.jobset.v1alpha2.ReplicatedJob;
+import io.kftrainer.api.v1alpha1.JobSetSpecPatch;
+import io.kftrainer.api.v1alpha1.JobSetTemplatePatch;
 import io.kftrainer.api.v1alpha1.JobSetTemplateSpec;
 import io.kftrainer.api.v1alpha1.MLPolicy;
 import io.kftrainer.api.v1alpha1.RuntimePatch;
 import io.kftrainer.api.v1alpha1.TrainJob;
 import io.kftrainer.api.v1alpha1.TrainerConstants;
 import io.kftrainer.api.v1alpha1.TrainingRuntimeSpec;
+import io.kftrainer.api.v1alpha1.TrainingRuntimeSpecPatch;
 import io.kftrainer.framework.model.ContainerInfo;
 import io.kftrainer.framework.model.PodSet;
 import io.kftrainer.framework.model.RuntimeInfo;
@@ -51,19 +55,9 @@ final class RuntimeInfoFactory {
     Map<String, String> annotations = new LinkedHashMap<>();
     addMetadata(template == null ? null : template.getMetadata(), labels, annotations);
 
-    ObjectNode jobSetSpec = template == null || template.getSpec() == null
-        ? MAPPER.createObjectNode() : MAPPER.valueToTree(template.getSpec());
-    for (RuntimePatch patch : nullToEmpty(trainJob.getSpec().getRuntimePatches())) {
-      if (patch.getTrainingRuntimeSpec() == null || patch.getTrainingRuntimeSpec().getTemplate() == null) {
-        continue;
-      }
-      var patchTemplate = patch.getTrainingRuntimeSpec().getTemplate();
-      addMetadata(patchTemplate.getMetadata(), labels, annotations);
-      if (patchTemplate.getSpec() != null) {
-        StrategicMerge.merge(jobSetSpec, MAPPER.valueToTree(patchTemplate.getSpec()));
-      }
-    }
-    JobSetSpec merged = toJobSetSpec(jobSetSpec);
+    List<RuntimePatch> patches = nullToEmpty(trainJob.getSpec().getRuntimePatches());
+    patches.forEach(patch -> patchTemplate(patch).ifPresent(t -> addMetadata(t.getMetadata(), labels, annotations)));
+    JobSetSpec merged = mergePatches(template == null ? null : template.getSpec(), patches);
     mergeResourcesPerNode(merged, spec.getMlPolicy(), trainJob);
     return new RuntimeInfo(runtime, labels, annotations, spec.getMlPolicy(), spec.getPodGroupPolicy(), merged,
         podSets(merged, spec.getMlPolicy()));
@@ -80,6 +74,26 @@ final class RuntimeInfoFactory {
     if (metadata.getAnnotations() != null) {
       annotations.putAll(metadata.getAnnotations());
     }
+  }
+
+  /**
+   * A private copy of the runtime's JobSet spec with the patches' specs merged in. Without patches (the common
+   * case) a plain copy, which is much cheaper than the JSON-tree merge.
+   */
+  private static JobSetSpec mergePatches(JobSetSpec runtimeSpec, List<RuntimePatch> patches) {
+    List<JobSetSpecPatch> specPatches = patches.stream()
+        .flatMap(patch -> patchTemplate(patch).map(JobSetTemplatePatch::getSpec).stream())
+        .toList();
+    if (specPatches.isEmpty()) {
+      return runtimeSpec == null ? new JobSetSpec() : Copies.jobSetSpec(runtimeSpec);
+    }
+    ObjectNode tree = runtimeSpec == null ? MAPPER.createObjectNode() : MAPPER.valueToTree(runtimeSpec);
+    specPatches.forEach(patch -> StrategicMerge.merge(tree, MAPPER.valueToTree(patch)));
+    return toJobSetSpec(tree);
+  }
+
+  private static Optional<JobSetTemplatePatch> patchTemplate(RuntimePatch patch) {
+    return Optional.ofNullable(patch.getTrainingRuntimeSpec()).map(TrainingRuntimeSpecPatch::getTemplate);
   }
 
   private static JobSetSpec toJobSetSpec(ObjectNode tree) {

@@ -1,10 +1,8 @@
 package io.kftrainer.plugins.jobset;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.kftrainer.api.Copies;
 import io.kftrainer.api.jobset.v1alpha2.JobSet;
 import io.kftrainer.api.jobset.v1alpha2.JobSetSpec;
 import io.kftrainer.api.jobset.v1alpha2.ReplicatedJob;
@@ -29,9 +27,6 @@ import java.util.Map;
  * reference and the TrainJob label. The info is left unchanged.
  */
 final class JobSetBuilder {
-
-  private static final ObjectMapper MAPPER = new ObjectMapper()
-      .setDefaultPropertyInclusion(JsonInclude.Include.NON_NULL);
 
   private JobSetBuilder() {
   }
@@ -80,13 +75,6 @@ final class JobSetBuilder {
   }
 
   private static JobSetSpec copy(JobSetSpec spec) {
-    if (spec == null) {
-      return new JobSetSpec();
-    }
-    try {
-      return MAPPER.treeToValue(MAPPER.valueToTree(spec), JobSetSpec.class);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("cannot copy the JobSet template: " + e.getOriginalMessage(), e);
-    }
+    return spec == null ? new JobSetSpec() : Copies.jobSetSpec(spec);
   }
 }
