@@ -47,9 +47,8 @@ final class StatusWriter {
     ObjectNode patch = JsonNodeFactory.instance.objectNode();
     patch.putObject("metadata").put("resourceVersion", observed.getMetadata().getResourceVersion());
     patch.set("status", wanted);
-    TrainJob updated = client.resources(TrainJob.class)
-        .inNamespace(observed.getMetadata().getNamespace())
-        .withName(observed.getMetadata().getName())
+    // resource(observed), not withName(...): fabric8 reads the object from the server first for the latter
+    TrainJob updated = client.resource(observed)
         .subresource("status")
         .patch(PatchContext.of(PatchType.JSON_MERGE), serialization.asJson(patch));
     context.eventSourceRetriever().getControllerEventSource()

@@ -26,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The RBAC of {@code manifests/base} allows every request the operator makes. The operator runs with leader
  * election through TrainJobs that exercise every kind of write (runtime snapshot, MPI Secret and ConfigMap,
  * PodGroup, JobSet apply and delete, status, Events); its own client records each request, which is then checked
- * against the rendered ClusterRole and Role (skipped without kubectl, like {@link ManifestsTest}).
+ * against the rendered ClusterRole and Role (skipped without kubectl, like {@link ManifestsTest}). The same record
+ * shows that the operator reads objects only through its informers.
  */
 class OperatorRbacTest {
 
@@ -79,6 +80,9 @@ class OperatorRbacTest {
 
     Set<String> made = new TreeSet<>(requests.stream().map(Request::toString).toList());
     System.out.println("requests of the operator: " + made);
+    assertThat(made).filteredOn(request -> request.startsWith("get "))
+        .as("objects are read from the informers; only the Lease is read directly")
+        .containsExactly("get leases.coordination.k8s.io");
     assertThat(made).contains("create configmaps", "patch jobsets.jobset.x-k8s.io", "delete jobsets.jobset.x-k8s.io",
         "patch trainjobs.trainer.kubeflow.org/status", "create events", "patch secrets",
         "patch podgroups.scheduling.x-k8s.io", "watch trainjobs.trainer.kubeflow.org");
