@@ -5,7 +5,9 @@ import io.kftrainer.operator.app.KubernetesClients;
 import io.kftrainer.operator.app.OperatorComponent;
 import io.kftrainer.operator.app.OperatorConfig;
 import io.kftrainer.operator.app.TrainerOperator;
+import io.kftrainer.operator.ops.OpsServer;
 import io.kftrainer.operator.plugins.OperatorPlugins;
+import io.kftrainer.operator.webhook.WebhookServer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.nio.file.Path;
@@ -143,7 +145,7 @@ public final class RunCommand implements Callable<Integer> {
    * probes the process while the webhook certificate is being set up), then the admission webhooks.
    */
   static List<OperatorComponent.Factory> components() {
-    return List.of();
+    return List.of(OpsServer.factory(), WebhookServer.factory());
   }
 
   /** The pod name (HOSTNAME in a pod) plus a random part, as client-go's leader-election identities. */

@@ -1,0 +1,223 @@
+package io.kftrainer.operator.webhook;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsParameters;
+import com.sun.net.httpserver.HttpsServer;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.kftrainer.operator.app.OperatorComponent;
+import io.kftrainer.operator.app.OperatorContext;
+import io.kftrainer.operator.cert.WebhookCertificates;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The admission webhooks over HTTPS ({@code --webhook-port}, 9443 by default), on the JDK's HTTPS server: one
+ * {@link AdmissionHandler} per path ({@link WebhookPaths}), {@code POST}ed AdmissionReviews in, AdmissionReviews
+ * out ({@link AdmissionReviews}).
+ *
+ * <ul>
+ *   <li>TLS 1.3 and 1.2 only; no client certificate asked.</li>
+ *   <li>The certificate comes from {@link WebhookCertificates} through a key manager it swaps on renewal: new
+ *       handshakes get the new certificate, the listener stays.</li>
+ *   <li>Bodies above {@value #MAX_REQUEST_BYTES} bytes are refused with 413 (controller-runtime's limit: an
+ *       AdmissionReview holds the object and the old object); other methods than POST with 405, other content
+ *       types than JSON with 415, bodies that are no AdmissionReview with 400.</li>
+ *   <li>{@value #THREADS} threads handle requests, with at most {@value #QUEUE} waiting; beyond that a connection
+ *       is closed and the API server's call fails (and is retried or refused per the webhook's failure
+ *       policy).</li>
+ * </ul>
+ *
+ * <p>{@link #isServing()} (the readiness check {@value #READINESS_CHECK}) is true once the server listens with a
+ * certificate.
+ */
+public final class WebhookServer implements OperatorComponent {
+
+  public static final String READINESS_CHECK = "webhook";
+  static final int MAX_REQUEST_BYTES = 7 * 1024 * 1024;
+  static final int THREADS = 4;
+  static final int QUEUE = 64;
+
+  private static final Logger LOG = LoggerFactory.getLogger(WebhookServer.class);
+  private static final String JSON = "application/json";
+
+  private final InetSocketAddress address;
+  private final WebhookCertificates certificates;
+  private final Map<String, AdmissionHandler> handlers;
+  private final AdmissionReviews reviews;
+  private volatile HttpsServer server;
+  private ThreadPoolExecutor executor;
+
+  public WebhookServer(InetSocketAddress address, WebhookCertificates certificates,
+      Map<String, AdmissionHandler> handlers, KubernetesSerialization serialization) {
+    this.address = Objects.requireNonNull(address, "address");
+    this.certificates = Objects.requireNonNull(certificates, "certificates");
+    this.handlers = Map.copyOf(handlers);
+    this.reviews = new AdmissionReviews(serialization);
+  }
+
+  /**
+   * The operator's webhook server: the four webhooks over the operator's runner, runtime resolver and caches, on
+   * {@code --webhook-port} of every interface, with the certificates {@code --webhook-cert-dir} (or its absence)
+   * asks for; registers the readiness check {@value #READINESS_CHECK}.
+   */
+  public static OperatorComponent.Factory factory() {
+    return context -> create(context, Clock.systemUTC());
+  }
+
+  static WebhookServer create(OperatorContext context, Clock clock) {
+    KubernetesSerialization serialization = context.client().getKubernetesSerialization();
+    WebhookServer server = new WebhookServer(new InetSocketAddress(context.config().webhook().port()),
+        WebhookCertificates.forConfig(context.config(), context.client(), clock),
+        WebhookPaths.handlers(context.runner(), context.runtimes(), context.cluster(), clock, serialization),
+        serialization);
+    context.readiness().register(READINESS_CHECK, server::isServing);
+    return server;
+  }
+
+  @Override
+  public String name() {
+    return "webhook-server";
+  }
+
+  @Override
+  public synchronized void start() throws Exception {
+    if (server != null) {
+      throw new IllegalStateException("already started");
+    }
+    certificates.start();
+    SSLContext tls = certificates.keyManager().serverContext();
+    HttpsServer https = HttpsServer.create(address, 0);
+    https.setHttpsConfigurator(new HttpsConfigurator(tls) {
+      @Override
+      public void configure(HttpsParameters parameters) {
+        SSLParameters ssl = tls.getDefaultSSLParameters();
+        ssl.setProtocols(new String[] {"TLSv1.3", "TLSv1.2"});
+        ssl.setNeedClientAuth(false);
+        parameters.setSSLParameters(ssl);
+      }
+    });
+    handlers.forEach((path, handler) -> https.createContext(path, exchange -> serve(exchange, handler)));
+    executor = executor();
+    https.setExecutor(executor);
+    https.start();
+    server = https;
+    LOG.info("Serving the admission webhooks on port {} over TLS, certificate {}", port(),
+        certificates.description());
+  }
+
+  @Override
+  public synchronized void stop() {
+    HttpsServer running = server;
+    server = null;
+    if (running != null) {
+      running.stop(1);
+    }
+    if (executor != null) {
+      executor.shutdownNow();
+    }
+    certificates.stop();
+  }
+
+  /** Whether the server listens and has a certificate to present. */
+  public boolean isServing() {
+    return server != null && certificates.keyManager().current().isPresent();
+  }
+
+  /** The port listened on (the chosen one when the address asked for port 0). */
+  public int port() {
+    HttpsServer running = server;
+    if (running == null) {
+      throw new IllegalStateException("not started");
+    }
+    return running.getAddress().getPort();
+  }
+
+  public WebhookCertificates certificates() {
+    return certificates;
+  }
+
+  private void serve(HttpExchange exchange, AdmissionHandler handler) throws IOException {
+    try (exchange) {
+      if (!"POST".equals(exchange.getRequestMethod())) {
+        exchange.getResponseHeaders().set("Allow", "POST");
+        reply(exchange, 405, "only POST is allowed");
+        return;
+      }
+      String contentType = exchange.getRequestHeaders().getFirst("Content-Type");
+      if (contentType == null || !contentType.toLowerCase(Locale.ROOT).startsWith(JSON)) {
+        reply(exchange, 415, "the body must be " + JSON);
+        return;
+      }
+      byte[] body = readBounded(exchange);
+      if (body == null) {
+        reply(exchange, 413, "the body exceeds " + MAX_REQUEST_BYTES + " bytes");
+        return;
+      }
+      byte[] answer;
+      try {
+        answer = reviews.answer(body, handler);
+      } catch (AdmissionReviews.BadRequestException e) {
+        reply(exchange, 400, e.getMessage());
+        return;
+      }
+      exchange.getResponseHeaders().set("Content-Type", JSON);
+      exchange.sendResponseHeaders(200, answer.length);
+      try (OutputStream out = exchange.getResponseBody()) {
+        out.write(answer);
+      }
+    }
+  }
+
+  /** The body, or null if it is longer than {@link #MAX_REQUEST_BYTES}. */
+  private static byte[] readBounded(HttpExchange exchange) throws IOException {
+    String length = exchange.getRequestHeaders().getFirst("Content-Length");
+    if (length != null) {
+      try {
+        if (Long.parseLong(length.trim()) > MAX_REQUEST_BYTES) {
+          return null;
+        }
+      } catch (NumberFormatException e) {
+        // the bounded read below decides
+      }
+    }
+    try (InputStream in = exchange.getRequestBody()) {
+      byte[] body = in.readNBytes(MAX_REQUEST_BYTES + 1);
+      return body.length > MAX_REQUEST_BYTES ? null : body;
+    }
+  }
+
+  private static void reply(HttpExchange exchange, int code, String message) throws IOException {
+    byte[] text = (message + "\n").getBytes(StandardCharsets.UTF_8);
+    exchange.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
+    exchange.sendResponseHeaders(code, text.length);
+    try (OutputStream out = exchange.getResponseBody()) {
+      out.write(text);
+    }
+  }
+
+  private static ThreadPoolExecutor executor() {
+    AtomicInteger count = new AtomicInteger();
+    return new ThreadPoolExecutor(THREADS, THREADS, 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(QUEUE),
+        runnable -> {
+          Thread thread = new Thread(runnable, "webhook-" + count.incrementAndGet());
+          thread.setDaemon(true);
+          return thread;
+        });
+  }
+}

@@ -1,0 +1,136 @@
+package io.kftrainer.operator.ops;
+
+import static io.kftrainer.operator.cert.WebhookConfigurations.SECRET;
+import static io.kftrainer.operator.cert.WebhookConfigurations.SERVICE;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.kftrainer.api.v1alpha1.RuntimePatch;
+import io.kftrainer.api.v1alpha1.TrainJob;
+import io.kftrainer.api.v1alpha1.TrainingRuntime;
+import io.kftrainer.operator.app.OperatorConfig;
+import io.kftrainer.operator.app.TrainerOperator;
+import io.kftrainer.operator.cert.WebhookConfigurations;
+import io.kftrainer.operator.controller.TestCluster;
+import io.kftrainer.operator.webhook.ApiServerWebhooks;
+import io.kftrainer.operator.webhook.WebhookServer;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The ops and webhook servers wired into a running operator, as {@code run} wires them, against the embedded API
+ * server: readiness, metrics after a reconcile, and the API server calling the webhooks through the configurations
+ * the operator published its CA into.
+ */
+class OperatorEndpointsTest {
+
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+  private static final AtomicReference<OpsServer> OPS = new AtomicReference<>();
+  private static final AtomicReference<WebhookServer> WEBHOOK = new AtomicReference<>();
+
+  private static TestCluster cluster;
+  private static TrainerOperator operator;
+
+  @BeforeAll
+  static void startOperator(@TempDir Path pluginsDir) {
+    cluster = TestCluster.start();
+    WebhookConfigurations.install(cluster.client());
+    OperatorConfig config = TestCluster.config(pluginsDir)
+        .withPorts(0, 0)
+        .withWebhook(new OperatorConfig.Webhook(0, Optional.empty(), SECRET, SERVICE));
+    operator = cluster.startOperator(config, builder -> builder
+        .meterRegistry(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT))
+        .component(context -> keep(OPS, (OpsServer) OpsServer.factory().create(context)))
+        .component(context -> keep(WEBHOOK, (WebhookServer) WebhookServer.factory().create(context))));
+    ApiServerWebhooks.register(cluster.server(), WEBHOOK.get().port());
+  }
+
+  @AfterAll
+  static void stopOperator() {
+    cluster.close();
+  }
+
+  @Test
+  void theOperatorTurnsReadyOnceItsCachesSyncedAndItsCertificateIsServed() throws Exception {
+    await().atMost(TestCluster.TIMEOUT).untilAsserted(() -> {
+      HttpResponse<String> response = get("/readyz");
+      assertThat(response.statusCode()).isEqualTo(200);
+      assertThat(response.body()).isEqualTo("ok\n");
+    });
+    assertThat(operator.readiness().failing()).isEmpty();
+    assertThat(get("/healthz").statusCode()).isEqualTo(200);
+  }
+
+  @Test
+  void metricsHoldTheReconcileCountersTheTrainJobGaugeAndJvmMetrics() throws Exception {
+    String ns = "metrics";
+    cluster.createRuntimes(ns);
+    cluster.createTrainJob(ns, "counted", tj -> {
+    });
+    cluster.awaitCondition(ns, "counted", "Created", "True");
+
+    String metrics = get("/metrics").body();
+
+    assertThat(metrics).contains("operator_sdk_reconciliations_started_total",
+        "trainer_trainjobs{condition=\"Created\"}", "jvm_memory_used_bytes");
+  }
+
+  @Test
+  void theApiServerDeniesATrainJobWhoseRuntimeIsNotInTheOperatorsCaches() {
+    String ns = "denied";
+    cluster.createRuntimes(ns);
+    await().atMost(TestCluster.TIMEOUT).until(() -> operator.cache()
+        .get(TrainingRuntime.class, ns, "torch").isPresent());
+
+    assertThatThrownBy(() -> cluster.createTrainJob(ns, "lost", tj -> tj.getSpec().getRuntimeRef().setName("gone")))
+        .isInstanceOfSatisfying(KubernetesClientException.class, e -> {
+          assertThat(e.getCode()).isEqualTo(422);
+          assertThat(e.getStatus().getReason()).isEqualTo("Invalid");
+          assertThat(e.getStatus().getMessage()).isEqualTo("admission webhook "
+              + "\"validator.trainjob.trainer.kubeflow.org\" denied the request: TrainJob.trainer.kubeflow.org "
+              + "\"lost\" is invalid: spec.runtimeRef: Not found: \"gone\": specified trainingRuntime must be "
+              + "created before the TrainJob is created");
+        });
+    TrainJob created = cluster.createTrainJob(ns, "found", tj -> {
+    });
+    assertThat(created.getMetadata().getUid()).isNotNull();
+  }
+
+  @Test
+  void theApiServerStoresTheTimesTheDefaulterStamps() {
+    String ns = "defaulted";
+    cluster.createRuntimes(ns);
+    await().atMost(TestCluster.TIMEOUT).until(() -> operator.cache()
+        .get(TrainingRuntime.class, ns, "torch").isPresent());
+
+    TrainJob created = cluster.createTrainJob(ns, "patched", tj -> tj.getSpec().setRuntimePatches(
+        List.of(new RuntimePatch().withManager("example.com/tool"))));
+
+    assertThat(created.getSpec().getRuntimePatches()).singleElement()
+        .satisfies(patch -> assertThat(patch.getTime()).matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ"));
+  }
+
+  private static <T> T keep(AtomicReference<T> holder, T component) {
+    holder.set(component);
+    return component;
+  }
+
+  private static HttpResponse<String> get(String path) throws Exception {
+    return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + OPS.get().healthPort() + path)).build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+}
