@@ -29,7 +29,8 @@ import picocli.CommandLine.Option;
             + "until Ctrl-C. Nothing runs pods: JobSets stay as the operator created them."})
 public final class LocalCommand implements Callable<Integer> {
 
-  private static final String VERSION_USAGE_LOGGER = "io.fabric8.kubernetes.client.dsl.internal.VersionUsageUtils";
+  private static final List<String> QUIET_LOGGERS = List.of(
+      "io.fabric8.kubernetes.client.dsl.internal.VersionUsageUtils", "io.vertx.core.impl.BlockedThreadChecker");
 
   private final Streams streams;
 
@@ -62,30 +63,37 @@ public final class LocalCommand implements Callable<Integer> {
     this.streams = streams;
   }
 
-  /** The options as a local mode to start. */
-  LocalMode.Builder builder() {
+  /**
+   * Starts local mode as the options say, prints how to use it, and applies the {@code --apply} files: everything
+   * {@link #call()} does before waiting for Ctrl-C.
+   */
+  LocalMode start() throws InterruptedException {
+    long started = System.nanoTime();
     PrintWriter out = streams.out();
     PrintWriter err = streams.err();
     LocalMode.Builder builder = LocalMode.builder()
         .webhookPort(webhookPort)
         .pluginsDir(pluginsDir.pluginsDir())
         .kubeconfig(kubeconfigOut)
-        .apply(apply)
         .components(RunCommand.components())
         .out(line -> println(out, line))
         .err(line -> println(err, line));
     if (port != null) {
       builder.port(port);
     }
-    return builder;
+    LocalMode local = builder.start();
+    printBanner(local, (System.nanoTime() - started) / 1_000_000);
+    if (!apply.isEmpty()) {
+      local.apply(apply);
+    }
+    return local;
   }
 
   @Override
   public Integer call() throws InterruptedException {
     Logging.setLevel(verbose ? Level.INFO : Level.WARN);
-    quietUnstableVersionWarnings();
-    long started = System.nanoTime();
-    LocalMode local = builder().start();
+    quietExpectedWarnings();
+    LocalMode local = start();
     AtomicBoolean running = new AtomicBoolean(true);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       if (running.getAndSet(false)) {
@@ -94,7 +102,6 @@ public final class LocalCommand implements Callable<Integer> {
         Runtime.getRuntime().halt(0);
       }
     }, "trainer-local-shutdown"));
-    printBanner(local, (System.nanoTime() - started) / 1_000_000);
     TrainerOperator.Termination termination = local.awaitTermination();
     if (running.getAndSet(false)) {
       local.close();
@@ -117,13 +124,20 @@ public final class LocalCommand implements Callable<Integer> {
     out.println("  kubectl get trainjobs");
     out.println();
     out.println("TrainJob progress is shown below. Press Ctrl-C to stop (all state is in memory).");
+    out.println();
     out.flush();
   }
 
-  /** fabric8 warns once per resource type that v1alpha1 is unstable: true, and noise for every local user. */
-  private static void quietUnstableVersionWarnings() {
-    if (LoggerFactory.getLogger(VERSION_USAGE_LOGGER) instanceof ch.qos.logback.classic.Logger logger) {
-      logger.setLevel(Level.ERROR);
+  /**
+   * Two warnings that are expected in local mode and only noise there: fabric8's, once per resource type, that
+   * {@code v1alpha1} is unstable; and Vert.x's that the embedded server's event loop was blocked, which it is while
+   * an admission webhook is called (by design: the call is synchronous, as in an API server's request handler).
+   */
+  private static void quietExpectedWarnings() {
+    for (String name : QUIET_LOGGERS) {
+      if (LoggerFactory.getLogger(name) instanceof ch.qos.logback.classic.Logger logger) {
+        logger.setLevel(Level.ERROR);
+      }
     }
   }
 

@@ -46,9 +46,10 @@ import org.slf4j.LoggerFactory;
  *   <li>waits until the operator's certificate manager has published its CA bundle in the webhook configurations
  *       (the webhooks are callable) and the operator is ready;</li>
  *   <li>reports TrainJob progress ({@link TrainJobProgress}), deletes the children of deleted TrainJobs
- *       ({@link ChildCollector}), writes the kubeconfig, and applies the {@code --apply} files
- *       ({@link ManifestApplier}).</li>
+ *       ({@link ChildCollector}), and writes the kubeconfig.</li>
  * </ol>
+ *
+ * <p>{@link #apply} then creates objects through the API, webhooks included ({@code --apply}).
  *
  * <p>{@link #close()} stops it all (operator, webhooks, API server); the state lives in memory only.
  */
@@ -71,7 +72,7 @@ public final class LocalMode implements AutoCloseable {
   private OperatorConfig config;
   private Path kubeconfig;
   private List<String> runtimes = List.of();
-  private List<ManifestApplier.Outcome> applied = List.of();
+  private ManifestApplier applier;
 
   private LocalMode() {
   }
@@ -86,7 +87,7 @@ public final class LocalMode implements AutoCloseable {
     resources.add(server);
     client = server.newClient();
     LOG.info("API server listening on {} ({} ms)", server.url(), millisSince(started));
-    ClusterBootstrap bootstrap = new ClusterBootstrap(server, client, LocalMode.class.getClassLoader());
+    ClusterBootstrap bootstrap = new ClusterBootstrap(client, LocalMode.class.getClassLoader());
     List<String> crds = bootstrap.installCrds();
     LOG.info("Installed the CRDs {} ({} ms)", crds, millisSince(started));
     config = operatorConfig(options, webhookPort(options.webhookPort));
@@ -127,7 +128,7 @@ public final class LocalMode implements AutoCloseable {
     trainJobs.start().toCompletableFuture().join();
 
     kubeconfig = server.writeKubeconfig(options.kubeconfig).toAbsolutePath();
-    applied = new ManifestApplier(client, options.out, options.err).apply(options.apply);
+    applier = new ManifestApplier(client, options.out, options.err);
   }
 
   private static long millisSince(long nanos) {
@@ -224,9 +225,14 @@ public final class LocalMode implements AutoCloseable {
     return runtimes;
   }
 
-  /** Whether every object of the {@code --apply} files was applied. */
-  public boolean appliedAll() {
-    return applied.stream().allMatch(ManifestApplier.Outcome::applied);
+  /**
+   * Creates or updates the objects of YAML files and directories through the API, as {@code --apply} does
+   * ({@link ManifestApplier}); each object's outcome goes to the builder's {@code out} or {@code err}.
+   *
+   * @return whether every object was applied
+   */
+  public boolean apply(List<Path> paths) {
+    return applier.apply(paths).stream().allMatch(ManifestApplier.Outcome::applied);
   }
 
   /** Blocks until the operator stops: by {@link #close()} (not fatal) or on its own (fatal). */
@@ -261,7 +267,6 @@ public final class LocalMode implements AutoCloseable {
     private int webhookPort;
     private Path pluginsDir = Path.of(OperatorPlugins.DEFAULT_PLUGINS_DIR);
     private Path kubeconfig = Path.of(DEFAULT_KUBECONFIG);
-    private List<Path> apply = List.of();
     private List<OperatorComponent.Factory> components = List.of();
     private Consumer<String> out = line -> { };
     private Consumer<String> err = line -> { };
@@ -292,32 +297,26 @@ public final class LocalMode implements AutoCloseable {
       return this;
     }
 
-    /** Files and directories of objects to apply once the operator is ready. */
-    public Builder apply(List<Path> paths) {
-      this.apply = List.copyOf(paths);
-      return this;
-    }
-
     /** The components to run next to the controller: {@code run}'s. */
     public Builder components(List<OperatorComponent.Factory> factories) {
       this.components = List.copyOf(factories);
       return this;
     }
 
-    /** Where progress lines and the outcome of applied objects go. */
+    /** Where progress lines and the outcome of {@link LocalMode#apply applied} objects go. */
     public Builder out(Consumer<String> lines) {
       this.out = Objects.requireNonNull(lines, "lines");
       return this;
     }
 
-    /** Where the failures of applied objects go. */
+    /** Where the failures of {@link LocalMode#apply applied} objects go. */
     public Builder err(Consumer<String> lines) {
       this.err = Objects.requireNonNull(lines, "lines");
       return this;
     }
 
     /**
-     * Starts everything and returns once the operator is ready and the {@code --apply} files are applied.
+     * Starts everything and returns once the operator is ready.
      *
      * @throws IllegalStateException if something cannot start; what had started is stopped
      */

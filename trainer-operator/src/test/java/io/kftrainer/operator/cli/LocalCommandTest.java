@@ -71,7 +71,7 @@ class LocalCommandTest {
         new PrintWriter(ERR, true)));
     new CommandLine(command).parseArgs("--port=0", "--kubeconfig-out=" + dir.resolve("kubeconfig"),
         "--apply", resourcePath("local/apply").toString(), "--plugins-dir=" + dir.resolve("no-plugins"));
-    local = command.builder().start();
+    local = command.start();
     client = local.client();
   }
 
@@ -169,8 +169,12 @@ class LocalCommandTest {
     assertThat(ERR.toString()).contains("Error from server (Invalid): error when creating \""
         + resourcePath("local/apply/jobs.yaml") + "\": admission webhook \"validator.trainjob.trainer.kubeflow.org\" "
         + "denied the request: TrainJob.trainer.kubeflow.org \"applied-invalid\" is invalid: spec.runtimeRef: ");
-    assertThat(local.appliedAll()).isFalse();
     assertThat(client.resources(TrainJob.class).inNamespace(NAMESPACE).withName("applied").get()).isNotNull();
+    assertThat(OUT.toString().indexOf("Press Ctrl-C to stop")).as("the banner comes first")
+        .isLessThan(OUT.toString().indexOf("trainjob.trainer.kubeflow.org/applied created"));
+
+    assertThat(local.apply(List.of(resourcePath("local/apply")))).as("everything applied").isFalse();
+    assertThat(OUT.toString()).containsPattern("trainjob.trainer.kubeflow.org/applied (unchanged|configured)\n");
   }
 
   @Test
