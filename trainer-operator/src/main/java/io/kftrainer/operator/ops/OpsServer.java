@@ -129,13 +129,21 @@ public final class OpsServer implements OperatorComponent {
   }
 
   /** The port of {@code /healthz} and {@code /readyz} (the chosen one when asked for port 0). */
-  public int healthPort() {
-    return servers.get(0).getAddress().getPort();
+  public synchronized int healthPort() {
+    return running().get(0).getAddress().getPort();
   }
 
   /** The port of {@code /metrics}. */
-  public int metricsPort() {
-    return servers.get(servers.size() - 1).getAddress().getPort();
+  public synchronized int metricsPort() {
+    List<HttpServer> running = running();
+    return running.get(running.size() - 1).getAddress().getPort();
+  }
+
+  private List<HttpServer> running() {
+    if (servers.isEmpty()) {
+      throw new IllegalStateException("not started");
+    }
+    return servers;
   }
 
   private HttpServer server(int port) throws IOException {

@@ -101,6 +101,17 @@ public final class WebhookServer implements OperatorComponent {
       throw new IllegalStateException("already started");
     }
     certificates.start();
+    try {
+      listen();
+    } catch (IOException | RuntimeException e) {
+      stop();
+      throw e;
+    }
+    LOG.info("Serving the admission webhooks on port {} over TLS, certificate {}", port(),
+        certificates.description());
+  }
+
+  private void listen() throws IOException {
     SSLContext tls = certificates.keyManager().serverContext();
     HttpsServer https = HttpsServer.create(address, 0);
     https.setHttpsConfigurator(new HttpsConfigurator(tls) {
@@ -117,8 +128,6 @@ public final class WebhookServer implements OperatorComponent {
     https.setExecutor(executor);
     https.start();
     server = https;
-    LOG.info("Serving the admission webhooks on port {} over TLS, certificate {}", port(),
-        certificates.description());
   }
 
   @Override

@@ -30,6 +30,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
+import java.net.BindException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -44,6 +45,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import javax.net.ssl.SSLContext;
@@ -245,6 +247,17 @@ class WebhookServerTest {
   @Test
   void theServerIsServingOnceStarted() {
     assertThat(webhookServer.isServing()).isTrue();
+  }
+
+  @Test
+  void aPortInUseFailsTheStartAndLeavesNothingServing() {
+    GeneratedCertificates certificates = new GeneratedCertificates(apiServer.newClient(), NAMESPACE, SECRET, SERVICE,
+        new TestingClock(START), new RotationPolicy(), Duration.ofHours(1));
+    WebhookServer second = new WebhookServer(new InetSocketAddress(InetAddress.getLoopbackAddress(),
+        webhookServer.port()), certificates, Map.of(), TestingAdmission.SERIALIZATION);
+
+    assertThatThrownBy(second::start).isInstanceOf(BindException.class);
+    assertThat(second.isServing()).isFalse();
   }
 
   // ---------------------------------------------------------------------------------------------------------------
