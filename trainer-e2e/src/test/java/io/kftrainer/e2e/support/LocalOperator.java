@@ -42,8 +42,8 @@ public final class LocalOperator implements AutoCloseable {
   private final Path log;
   private final Thread killOnExit;
   private final AtomicInteger namespaces = new AtomicInteger();
+  private final List<KubernetesClient> clients = new ArrayList<>();
   private KubernetesClient client;
-  private Duration startup;
 
   private LocalOperator(String name, Process process, Path kubeconfig, Path log) {
     this.name = name;
@@ -88,19 +88,21 @@ public final class LocalOperator implements AutoCloseable {
       throw new AssertionError("local mode " + name + " did not become ready within " + START_TIMEOUT + ": " + e
           + "\n--- last lines of " + log + "\n" + tail, e);
     }
-    operator.startup = Duration.between(started, Instant.now());
-    System.out.printf("local mode %s ready in %d ms (%s)%n", name, operator.startup.toMillis(),
-        operator.client.getMasterUrl());
+    System.out.printf("local mode %s ready in %d ms (%s)%n", name,
+        Duration.between(started, Instant.now()).toMillis(), operator.client.getMasterUrl());
     return operator;
   }
 
+  /** {@code local} writes the kubeconfig once it is ready; a file still being written does not parse yet. */
   private void awaitReady() {
-    await("kubeconfig " + kubeconfig).atMost(START_TIMEOUT).pollInterval(Duration.ofMillis(100))
+    Config config = await("kubeconfig " + kubeconfig).atMost(START_TIMEOUT).pollInterval(Duration.ofMillis(100))
+        .ignoreExceptionsMatching(e -> !(e instanceof ProcessDiedException))
         .until(() -> {
           assertAlive();
-          return Files.exists(kubeconfig) && Files.size(kubeconfig) > 0;
-        });
-    client = new KubernetesClientBuilder().withConfig(configFrom(kubeconfig)).build();
+          return Files.exists(kubeconfig) ? configFrom(kubeconfig) : null;
+        }, parsed -> parsed != null && parsed.getMasterUrl() != null);
+    client = new KubernetesClientBuilder().withConfig(config).build();
+    clients.add(client);
     await("the shipped ClusterTrainingRuntimes").atMost(START_TIMEOUT).pollInterval(Duration.ofMillis(200))
         .ignoreExceptionsMatching(e -> !(e instanceof ProcessDiedException))
         .until(() -> {
@@ -118,6 +120,9 @@ public final class LocalOperator implements AutoCloseable {
     }
     // answers are deterministic: a retried 5xx only hides the failure and slows the test down
     config.setRequestRetryBackoffLimit(0);
+    // Java 17's HTTP client upgrades plain HTTP to HTTP/2 and then fails requests beyond the server's stream limit
+    // ("too many concurrent streams") instead of queueing them: the load test sends 200 at once
+    config.setHttp2Disable(true);
     return config;
   }
 
@@ -132,6 +137,18 @@ public final class LocalOperator implements AutoCloseable {
     return client;
   }
 
+  /**
+   * Another client of the written kubeconfig whose requests may take up to {@code requestTimeout} (fabric8's default
+   * is 10 s); closed with this instance.
+   */
+  public KubernetesClient newClient(Duration requestTimeout) {
+    Config config = configFrom(kubeconfig);
+    config.setRequestTimeout((int) requestTimeout.toMillis());
+    KubernetesClient created = new KubernetesClientBuilder().withConfig(config).build();
+    clients.add(created);
+    return created;
+  }
+
   /** The kubeconfig {@code local} wrote. */
   public Path kubeconfig() {
     return kubeconfig;
@@ -140,11 +157,6 @@ public final class LocalOperator implements AutoCloseable {
   /** kubectl with {@code KUBECONFIG} set to {@link #kubeconfig()}. */
   public Kubectl kubectl() {
     return new Kubectl(kubeconfig);
-  }
-
-  /** How long {@link #start} took, process start to ready. */
-  public Duration startup() {
-    return startup;
   }
 
   /** Creates a new namespace {@code <prefix>-<n>} with these labels; each test gets its own. */
@@ -170,16 +182,9 @@ public final class LocalOperator implements AutoCloseable {
     }
   }
 
-  /** Whether the process is still running (a test may check that a bad request did not kill it). */
-  public boolean isAlive() {
-    return process.isAlive();
-  }
-
   @Override
   public void close() {
-    if (client != null) {
-      client.close();
-    }
+    clients.forEach(KubernetesClient::close);
     process.destroy();
     try {
       if (!process.waitFor(10, TimeUnit.SECONDS)) {

@@ -59,6 +59,17 @@ public final class Manifests {
     return object;
   }
 
+  /** Sets {@code spec.<field>} of a generic object, e.g. {@code suspend}. */
+  public static GenericKubernetesResource withSpec(GenericKubernetesResource object, String field, Object value) {
+    ObjectNode tree = JSON.valueToTree(object);
+    ((ObjectNode) tree.get("spec")).set(field, JSON.valueToTree(value));
+    try {
+      return JSON.treeToValue(tree, GenericKubernetesResource.class);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** The text of a test resource, for kubectl's standard input. */
   public static String text(String name) {
     try (InputStream in = Manifests.class.getClassLoader().getResourceAsStream(name)) {

@@ -89,13 +89,15 @@ public final class TrainJobs {
             .filter(c -> status.equals(c.getStatus())).isPresent());
   }
 
-  /** The Events about the TrainJob, oldest first. */
+  /**
+   * The Events about the TrainJob, oldest first: in the order the API server stored them (resourceVersion), since
+   * Events of one reconcile share their time stamp.
+   */
   public List<Event> events(String name) {
     return client.v1().events().inNamespace(namespace).list().getItems().stream()
         .filter(e -> e.getInvolvedObject() != null && "TrainJob".equals(e.getInvolvedObject().getKind())
             && name.equals(e.getInvolvedObject().getName()))
-        .sorted(Comparator.comparing((Event e) -> String.valueOf(e.getLastTimestamp()))
-            .thenComparing(e -> e.getMetadata().getName()))
+        .sorted(Comparator.comparing((Event e) -> Long.parseLong(e.getMetadata().getResourceVersion())))
         .toList();
   }
 
