@@ -33,15 +33,6 @@ class OperatorRbacTest {
 
   private static final String NS = "rbac";
 
-  /**
-   * Requests the operator makes that {@code manifests/base} does not allow yet. fabric8's LeaseLock renews the
-   * leader-election Lease with a JSON merge PATCH, while {@code role.yaml} grants only get and update on it (and
-   * JOSDK's start-up check asks only for create, update and get): in a cluster the leader could not renew its
-   * Lease. Fix: add {@code patch} to the Lease rule of {@code role.yaml}. The test fails once that is done, so that
-   * the entry is removed here.
-   */
-  private static final Set<String> KNOWN_GAPS = Set.of("patch leases.coordination.k8s.io");
-
   @Test
   void theManifestsRbacAllowsEveryRequestOfTheOperator(@TempDir Path pluginsDir) throws Exception {
     ManifestsTest.RenderedRbac rbac = ManifestsTest.renderedRbac();
@@ -86,16 +77,11 @@ class OperatorRbacTest {
     assertThat(made).contains("create configmaps", "patch jobsets.jobset.x-k8s.io", "delete jobsets.jobset.x-k8s.io",
         "patch trainjobs.trainer.kubeflow.org/status", "create events", "patch secrets",
         "patch podgroups.scheduling.x-k8s.io", "watch trainjobs.trainer.kubeflow.org");
-    assertThat(requests).filteredOn(request -> !KNOWN_GAPS.contains(request.toString()))
-        .allSatisfy(request -> assertThat(
-            rbac.allows(request.group(), request.resource(), request.verb(), request.namespace(), request.name()))
-            .as("RBAC allows %s", request.describe()).isTrue());
-    assertThat(requests).filteredOn(request -> KNOWN_GAPS.contains(request.toString()))
-        .as("requests the manifests do not allow yet (remove them from KNOWN_GAPS once they do)")
-        .isNotEmpty()
-        .allSatisfy(request -> assertThat(
-            rbac.allows(request.group(), request.resource(), request.verb(), request.namespace(), request.name()))
-            .as("RBAC still refuses %s", request.describe()).isFalse());
+    assertThat(requests).allSatisfy(request -> assertThat(
+        rbac.allows(request.group(), request.resource(), request.verb(), request.namespace(), request.name()))
+        .as("RBAC allows %s", request.describe()).isTrue());
+    assertThat(requests).extracting(Request::toString).as("the leader renews its Lease with a merge patch")
+        .contains("patch leases.coordination.k8s.io");
   }
 
   /** A resource request as RBAC sees it. */
