@@ -2,6 +2,7 @@ package io.kftrainer.operator.local;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.kftrainer.api.v1alpha1.TrainJob;
@@ -16,9 +17,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The objects the operator made for a TrainJob: those of the kinds the plugins own ({@link Watch.Relation#OWNED}),
- * then ConfigMaps (the runtime snapshot, listed last as the least interesting), that carry the TrainJob's name label
- * and its controller reference. Read from the API server, off the admission path.
+ * The objects the operator made for a TrainJob: those of the kinds the plugins own ({@link Watch.Relation#OWNED})
+ * and ConfigMaps (the runtime snapshot), that carry the TrainJob's name label and its controller reference. Custom
+ * resources (JobSet, PodGroups) come first, in plugin order, then Kubernetes' own kinds, ConfigMaps last. Read from
+ * the API server, off the admission path.
  */
 final class TrainJobChildren {
 
@@ -30,8 +32,10 @@ final class TrainJobChildren {
   TrainJobChildren(KubernetesClient client, List<Watch> watches) {
     this.client = Objects.requireNonNull(client, "client");
     Set<Class<? extends HasMetadata>> owned = new LinkedHashSet<>();
-    watches.stream().filter(w -> w.relation() == Watch.Relation.OWNED).map(Watch::type)
-        .filter(type -> type != ConfigMap.class).forEach(owned::add);
+    List<Class<? extends HasMetadata>> ownedTypes = watches.stream()
+        .filter(w -> w.relation() == Watch.Relation.OWNED).<Class<? extends HasMetadata>>map(Watch::type).toList();
+    ownedTypes.stream().filter(CustomResource.class::isAssignableFrom).forEach(owned::add);
+    ownedTypes.stream().filter(type -> type != ConfigMap.class).forEach(owned::add);
     owned.add(ConfigMap.class);
     this.kinds = List.copyOf(owned);
   }
