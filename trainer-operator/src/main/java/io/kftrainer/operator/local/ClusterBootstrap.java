@@ -137,7 +137,7 @@ final class ClusterBootstrap {
         ObjectNode tree = (ObjectNode) manifest.tree().deepCopy();
         ObjectNode labels = object(object(tree, "metadata"), "labels");
         for (JsonNode label : kustomization.path("labels")) {
-          label.path("pairs").fields().forEachRemaining(pair -> labels.set(pair.getKey(), pair.getValue()));
+          label.path("pairs").properties().forEach(pair -> labels.set(pair.getKey(), pair.getValue()));
         }
         GenericKubernetesResource runtime = convert(tree, GenericKubernetesResource.class);
         apply(runtime);

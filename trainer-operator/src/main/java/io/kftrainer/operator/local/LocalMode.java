@@ -151,7 +151,7 @@ public final class LocalMode implements AutoCloseable {
 
   private static boolean isInUse(int port) {
     try (ServerSocket probe = new ServerSocket(port, 1, java.net.InetAddress.getByName(LOCALHOST))) {
-      return false;
+      return !probe.isBound();
     } catch (IOException e) {
       return true;
     }

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.admission.v1.AdmissionReview;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ServiceReference;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.WebhookClientConfig;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.kftrainer.apiserver.AdmissionHook;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
@@ -125,7 +126,7 @@ final class WebhookCaller {
       throw invalid("response.allowed is required");
     }
     boolean hasPatch = response.getPatch() != null && !response.getPatch().isEmpty();
-    if (hasPatch && webhook.phase() == io.kftrainer.apiserver.AdmissionHook.Phase.MUTATING) {
+    if (hasPatch && webhook.phase() == AdmissionHook.Phase.MUTATING) {
       if (response.getPatchType() == null) {
         throw invalid("webhook returned response.patch but not response.patchType");
       }

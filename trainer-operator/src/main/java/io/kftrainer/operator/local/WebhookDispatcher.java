@@ -62,7 +62,7 @@ import org.slf4j.LoggerFactory;
  * has them is called as if they held), {@code reinvocationPolicy: IfNeeded}, {@code matchPolicy} (only the request's
  * own group and version match).
  */
-public final class WebhookDispatcher implements AutoCloseable {
+final class WebhookDispatcher implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(WebhookDispatcher.class);
   private static final UserInfo USER = new UserInfo(Map.of(), List.of("system:masters", "system:authenticated"),
@@ -89,7 +89,7 @@ public final class WebhookDispatcher implements AutoCloseable {
     this.caller = new WebhookCaller(services, serialization);
   }
 
-  /** Fills the caches, then registers the two hooks on {@code server}. */
+  /** Fills the caches, then registers the two hooks on {@code apiServer}. */
   synchronized void start(EmbeddedApiServer apiServer) {
     ResourceEventHandler<Object> signal = new ResourceEventHandler<>() {
       @Override
@@ -248,7 +248,7 @@ public final class WebhookDispatcher implements AutoCloseable {
 
   /** The API server's error for a denial: the webhook's Status, sanitized, its message prefixed. */
   static Status denial(String webhook, Status result) {
-    Status status = result == null ? new Status() : serializationCopy(result);
+    Status status = result == null ? new Status() : new StatusBuilder(result).build();
     if (status.getCode() == null || status.getCode() < 400) {
       status.setCode(400);
     }
@@ -272,10 +272,6 @@ public final class WebhookDispatcher implements AutoCloseable {
         .withMessage("Internal error occurred: " + error)
         .withNewDetails().withCauses(new StatusCause(null, error, null)).endDetails()
         .build();
-  }
-
-  private static Status serializationCopy(Status status) {
-    return new StatusBuilder(status).build();
   }
 
   @Override

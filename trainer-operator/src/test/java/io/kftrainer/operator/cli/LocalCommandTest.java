@@ -160,6 +160,10 @@ class LocalCommandTest {
           .extracting(runtime -> runtime.getMetadata().getName())
           .containsExactlyInAnyOrderElementsOf(local.runtimes())
           .contains("torch-distributed", "deepspeed-distributed");
+      assertThat(fromKubeconfig.resources(ClusterTrainingRuntime.class).list().getItems())
+          .as("the labels of manifests/runtimes/kustomization.yaml")
+          .allSatisfy(runtime -> assertThat(runtime.getMetadata().getLabels())
+              .containsEntry("trainer.kubeflow.org/webhook-validation", "disabled"));
     }
   }
 
