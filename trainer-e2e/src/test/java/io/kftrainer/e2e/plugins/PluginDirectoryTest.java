@@ -112,18 +112,19 @@ class PluginDirectoryTest {
   private static Denial awaitDenial(String namespace, String prefix) {
     AtomicInteger attempt = new AtomicInteger();
     AtomicReference<Denial> denial = new AtomicReference<>();
-    await("a denial").atMost(TrainJobs.REACTION).pollInterval(Duration.ofMillis(200)).until(() -> {
-      String name = prefix + "-" + attempt.incrementAndGet();
-      GenericKubernetesResource trainJob = Manifests.resource("manifests/torch-trainjob.yaml", name);
-      try {
-        client.resource(trainJob).inNamespace(namespace).create();
-      } catch (KubernetesClientException e) {
-        denial.set(new Denial(name, e));
-        return true;
-      }
-      client.resource(trainJob).inNamespace(namespace).delete();
-      return false;
-    });
+    await("a denial").atMost(TrainJobs.REACTION).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(200))
+        .until(() -> {
+          String name = prefix + "-" + attempt.incrementAndGet();
+          GenericKubernetesResource trainJob = Manifests.resource("manifests/torch-trainjob.yaml", name);
+          try {
+            client.resource(trainJob).inNamespace(namespace).create();
+          } catch (KubernetesClientException e) {
+            denial.set(new Denial(name, e));
+            return true;
+          }
+          client.resource(trainJob).inNamespace(namespace).delete();
+          return false;
+        });
     return denial.get();
   }
 

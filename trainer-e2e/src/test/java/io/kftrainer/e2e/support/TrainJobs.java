@@ -51,7 +51,7 @@ public final class TrainJobs {
     for (HasMetadata object : objects) {
       if ("TrainJob".equals(object.getKind())) {
         await("admission of TrainJob " + object.getMetadata().getName()).atMost(REACTION)
-            .pollInterval(Duration.ofMillis(200))
+            .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(200))
             .ignoreExceptionsMatching(e -> e instanceof KubernetesClientException
                 && String.valueOf(e.getMessage()).contains(RUNTIME_NOT_YET_SEEN))
             .until(() -> client.resource(object).inNamespace(namespace).create() != null);
