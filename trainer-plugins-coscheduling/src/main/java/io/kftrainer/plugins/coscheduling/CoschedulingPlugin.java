@@ -12,6 +12,7 @@ import io.kftrainer.framework.spi.BuildContext;
 import io.kftrainer.framework.spi.ComponentBuilder;
 import io.kftrainer.framework.spi.EnforcePodGroupPolicy;
 import io.kftrainer.framework.spi.Plugin;
+import io.kftrainer.framework.spi.SuspendedTrainJobs;
 import io.kftrainer.framework.spi.Watch;
 import io.kftrainer.framework.spi.WatchExtension;
 import java.util.List;

@@ -14,6 +14,7 @@ import io.kftrainer.framework.model.Quantities;
 import io.kftrainer.framework.model.RuntimeSource;
 import io.kftrainer.framework.spi.BuildContext;
 import io.kftrainer.framework.spi.Plugin;
+import io.kftrainer.framework.spi.SuspendedTrainJobs;
 import io.kftrainer.framework.spi.Watch;
 import io.kftrainer.testkit.Fixtures;
 import io.kftrainer.testkit.Golden;

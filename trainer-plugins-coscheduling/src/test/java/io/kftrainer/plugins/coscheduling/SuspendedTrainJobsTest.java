@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.node.v1.RuntimeClass;
 import io.fabric8.kubernetes.api.model.node.v1.RuntimeClassBuilder;
 import io.kftrainer.framework.model.ObjectKey;
 import io.kftrainer.framework.spi.EventMapper;
+import io.kftrainer.framework.spi.SuspendedTrainJobs;
 import io.kftrainer.testkit.Fixtures;
 import io.kftrainer.testkit.InMemoryObjectLookup;
 import java.util.List;

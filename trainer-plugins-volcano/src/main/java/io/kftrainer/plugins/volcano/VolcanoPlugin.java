@@ -19,6 +19,7 @@ import io.kftrainer.framework.spi.CustomValidation;
 import io.kftrainer.framework.spi.EnforcePodGroupPolicy;
 import io.kftrainer.framework.spi.ObjectLookup;
 import io.kftrainer.framework.spi.Plugin;
+import io.kftrainer.framework.spi.SuspendedTrainJobs;
 import io.kftrainer.framework.spi.ValidationContext;
 import io.kftrainer.framework.spi.Watch;
 import io.kftrainer.framework.spi.WatchExtension;

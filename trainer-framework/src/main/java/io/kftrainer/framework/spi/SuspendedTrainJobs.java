@@ -1,4 +1,4 @@
-package io.kftrainer.plugins.volcano;
+package io.kftrainer.framework.spi;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PodSpec;
@@ -10,8 +10,6 @@ import io.kftrainer.api.v1alpha1.TrainerConstants;
 import io.kftrainer.api.v1alpha1.TrainingRuntime;
 import io.kftrainer.api.v1alpha1.TrainingRuntimeSpec;
 import io.kftrainer.framework.model.ObjectKey;
-import io.kftrainer.framework.spi.EventMapper;
-import io.kftrainer.framework.spi.ObjectLookup;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
@@ -20,23 +18,23 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * Which TrainJobs a change of a LimitRange or RuntimeClass requeues, as upstream's PodGroup event handlers decide.
+ * Which TrainJobs a change of a LimitRange or RuntimeClass requeues, as upstream's PodGroup event handlers decide;
+ * shared by the gang-scheduling plugins (CoScheduling, Volcano) and open to third-party ones.
  * A LimitRange's container defaults and a RuntimeClass's pod overhead change what the pods will really request,
  * and only a suspended TrainJob may still have its PodGroup rebuilt, so only suspended TrainJobs are requeued.
- * (Like upstream, the PodGroup itself is sized from the pod templates alone; see the module README.)
  *
- * <p>The mappers are singletons so that the watches of this plugin compare equal however often they are declared.
+ * <p>The mappers are singletons so that the watches that use them compare equal however often they are declared.
  */
-final class SuspendedTrainJobs {
+public final class SuspendedTrainJobs {
 
   /** A LimitRange event: the suspended TrainJobs of the LimitRange's namespace. */
-  static final EventMapper IN_NAMESPACE = SuspendedTrainJobs::inNamespaceOf;
+  public static final EventMapper IN_NAMESPACE = SuspendedTrainJobs::inNamespaceOf;
 
   /**
    * A RuntimeClass event: the suspended TrainJobs, in every namespace, whose runtime has a pod template that runs
    * with this RuntimeClass.
    */
-  static final EventMapper USING_RUNTIME_CLASS = SuspendedTrainJobs::usingRuntimeClass;
+  public static final EventMapper USING_RUNTIME_CLASS = SuspendedTrainJobs::usingRuntimeClass;
 
   private SuspendedTrainJobs() {
   }
