@@ -25,6 +25,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -146,7 +147,7 @@ final class ApiServerDispatcher extends ExclusiveCrudDispatcher {
         if (!rp.isWatch() && TableConverter.wantsTable(request.getHeader("Accept"))) {
           return tableOf(rp, rawPath);
         }
-        return super.handleGet(rawPath);
+        return rp.isWatch() ? super.handleGet(rawPath) : get(rp, rawPath);
       }
       case POST:
         return rp == null || rp.name() != null ? super.handleCreate(copy(request, content))
@@ -252,11 +253,31 @@ final class ApiServerDispatcher extends ExclusiveCrudDispatcher {
     if (denied != null) {
       return denied;
     }
-    if (rp.isDryRun()) {
-      return withWarnings(json(201, object), warnings);
-    }
+    final ResourcePath target = rp.withName(metadata(object).path("name").asText(""));
     final String json = object.toString();
-    return withWarnings(exclusively(() -> postHandler.handle(rp.collectionPath(), JSON, json)), warnings);
+    return withWarnings(exclusively(() -> {
+      if (!target.name().isEmpty() && findResource(getKey(target.objectPath())) != null) {
+        return alreadyExists(target);
+      }
+      return rp.isDryRun() ? json(201, object) : postHandler.handle(rp.collectionPath(), JSON, json);
+    }), warnings);
+  }
+
+  /** kube-apiserver's answer to a create of an existing object: 409 with reason AlreadyExists. */
+  private static MockResponse alreadyExists(ResourcePath rp) {
+    Status status = new Status();
+    status.setApiVersion("v1");
+    status.setKind("Status");
+    status.setStatus("Failure");
+    status.setCode(409);
+    status.setReason("AlreadyExists");
+    status.setMessage(qualifiedResource(rp) + " \"" + rp.name() + "\" already exists");
+    StatusDetails details = new StatusDetails();
+    details.setName(rp.name());
+    details.setGroup(rp.group());
+    details.setKind(rp.plural());
+    status.setDetails(details);
+    return json(409, status);
   }
 
   private MockResponse update(ResourcePath rp, String contentType, byte[] body) {
@@ -640,8 +661,69 @@ final class ApiServerDispatcher extends ExclusiveCrudDispatcher {
     return result;
   }
 
+  /**
+   * GET of an object or a list. A list's {@code fieldSelector} is evaluated here on each stored item (see
+   * {@link FieldSelector}): fabric8 understands only metadata.name and metadata.namespace and lists nothing for
+   * other fields, such as the {@code involvedObject.*} that {@code kubectl describe} selects events with.
+   */
+  private MockResponse get(ResourcePath rp, String rawPath) {
+    String selector = rp.query().get("fieldSelector");
+    if (rp.name() != null || selector == null || selector.isEmpty()) {
+      return super.handleGet(rawPath);
+    }
+    final FieldSelector fields;
+    try {
+      fields = FieldSelector.parse(selector);
+    } catch (IllegalArgumentException e) {
+      return status(400, "BadRequest", e.getMessage());
+    }
+    MockResponse response = super.handleGet(withoutQueryParameter(rawPath, "fieldSelector"));
+    if (response.code() != 200 || response.getBody() == null) {
+      return response;
+    }
+    JsonNode list = parse(response.getBody().readUtf8());
+    if (list.path("items").isArray()) {
+      ArrayNode matching = array();
+      list.get("items").forEach(item -> {
+        if (fields.matches(item)) {
+          matching.add(item);
+        }
+      });
+      ((ObjectNode) list).set("items", matching);
+      typeList((ObjectNode) list, rp);
+    }
+    return json(200, list.toString());
+  }
+
+  /**
+   * Names the list {@code <Kind>List} in the request's group version, as kube-apiserver does: fabric8 answers
+   * {@code v1 List}, which client-go's typed clients (kubectl describe's event search) decode as no items.
+   */
+  private void typeList(ObjectNode list, ResourcePath rp) {
+    discovery.kindOf(rp.group(), rp.version(), rp.plural()).ifPresent(kind -> {
+      list.put("apiVersion", rp.apiVersion());
+      list.put("kind", kind + "List");
+    });
+  }
+
+  private static String withoutQueryParameter(String rawPath, String parameter) {
+    int q = rawPath.indexOf('?');
+    if (q < 0) {
+      return rawPath;
+    }
+    List<String> kept = new ArrayList<>();
+    for (String pair : rawPath.substring(q + 1).split("&")) {
+      int eq = pair.indexOf('=');
+      String key = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
+      if (!key.equals(parameter)) {
+        kept.add(pair);
+      }
+    }
+    return rawPath.substring(0, q) + (kept.isEmpty() ? "" : "?" + String.join("&", kept));
+  }
+
   private MockResponse tableOf(ResourcePath rp, String rawPath) {
-    MockResponse response = super.handleGet(rawPath);
+    MockResponse response = get(rp, rawPath);
     if (response.code() != 200 || response.getBody() == null) {
       return response;
     }

@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -169,6 +170,14 @@ final class Discovery {
       node.putObject("preferredVersion").put("groupVersion", group + "/" + preferred).put("version", preferred);
     }
     return node;
+  }
+
+  /** The kind served as {@code plural} in the group version, built-in or from a CRD. */
+  Optional<String> kindOf(String group, String version, String plural) {
+    return groups().getOrDefault(group, Map.of()).getOrDefault(version, List.of()).stream()
+        .filter(resource -> resource.path("name").asText().equals(plural))
+        .map(resource -> resource.path("kind").asText())
+        .findFirst();
   }
 
   /** group -> version -> APIResources, built-ins first, then CRDs; a CRD's storage version comes first. */

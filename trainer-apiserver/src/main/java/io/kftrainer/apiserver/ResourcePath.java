@@ -80,6 +80,11 @@ record ResourcePath(String group, String version, String namespace, String plura
     return result;
   }
 
+  /** The same path naming the object {@code objectName}, without subresource. */
+  ResourcePath withName(String objectName) {
+    return new ResourcePath(group, version, namespace, plural, objectName, null, query);
+  }
+
   String apiVersion() {
     return group.isEmpty() ? version : group + "/" + version;
   }

@@ -1,6 +1,10 @@
 package io.kftrainer.apiserver;
 
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.ObjectReference;
+import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -92,6 +96,13 @@ class KubectlSmokeTest {
         + "  trainer: {numNodes: " + numNodes + "}\n";
   }
 
+  private static Event event(String name, ObjectReference involved, String reason, String message) {
+    return new EventBuilder().withNewMetadata().withName(name).endMetadata().withInvolvedObject(involved)
+        .withReason(reason).withMessage(message).withType("Normal").withCount(1)
+        .withFirstTimestamp(ApiServerDispatcher.now()).withLastTimestamp(ApiServerDispatcher.now())
+        .withNewSource().withComponent("trainer-controller").endSource().build();
+  }
+
   @Test
   void kubectlWorksAgainstTheServer() throws IOException {
     API.server().writeKubeconfig(dir.resolve("kubeconfig"));
@@ -134,6 +145,21 @@ class KubectlSmokeTest {
         .contains("trainjob.trainer.kubeflow.org/mnist configured");
     assertThat(ok("describe", "trainjob", "mnist")).contains("Name:", "mnist", "Num Nodes:  5", "Complete");
 
+    // describe lists the events of the object (a field selector on involvedObject.*), and only those
+    API.client().v1().events().inNamespace("default").resource(event("mnist.1", new ObjectReferenceBuilder()
+        .withApiVersion(TestCrds.API_VERSION).withKind("TrainJob").withNamespace("default").withName("mnist")
+        .withUid(applied.getMetadata().getUid()).build(), "JobSetCreated", "created the JobSet")).create();
+    API.client().v1().events().inNamespace("default").resource(event("other.1", new ObjectReferenceBuilder()
+        .withKind("ConfigMap").withNamespace("default").withName("mnist").build(), "Other", "unrelated")).create();
+    assertThat(ok("describe", "trainjob", "mnist")).containsPattern("Normal\\s+JobSetCreated\\s+.*created the JobSet")
+        .doesNotContain("unrelated");
+
+    // a create of an existing object is AlreadyExists
+    Result again = kubectl("create", "-f", dir.resolve("tj.yaml").toString());
+    assertThat(again.exit()).isNotZero();
+    assertThat(again.output()).contains("Error from server (AlreadyExists)",
+        "trainjobs.trainer.kubeflow.org \"mnist\" already exists");
+
     // built-in kinds: create -f (JSON on the wire), client-side apply (strategic merge patch), get of two kinds
     String configMap = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}\ndata: {a: '1', b: '2'}\n";
     assertThat(kubectlWithInput(configMap, "create", "-f", "-").output()).contains("configmap/settings created");
@@ -153,6 +179,8 @@ class KubectlSmokeTest {
     assertThat(ok("create", "namespace", "team-a")).contains("namespace/team-a created");
     assertThat(ok("create", "configmap", "generated", "-n", "team-a", "--from-literal=k=v"))
         .contains("configmap/generated created");
+    assertThat(kubectl("create", "configmap", "generated", "-n", "team-a").output())
+        .contains("configmaps \"generated\" already exists");
     assertThat(ok("create", "secret", "generic", "token", "-n", "team-a", "--from-literal=t=x"))
         .contains("secret/token created");
     assertThat(API.client().secrets().inNamespace("team-a").withName("token").get().getData())
