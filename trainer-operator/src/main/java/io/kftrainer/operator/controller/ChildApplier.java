@@ -3,6 +3,7 @@ package io.kftrainer.operator.controller;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.kftrainer.api.v1alpha1.TrainJob;
 import java.util.List;
@@ -33,7 +34,11 @@ final class ChildApplier {
     this.serialization = client.getKubernetesSerialization();
   }
 
-  /** Applies each object that differs from its cached state, in order; returns how many were written. */
+  /**
+   * Applies each object that differs from its cached state, in order; returns how many were written.
+   *
+   * @throws ChildApplyException if a write fails, naming the object and the cause
+   */
   int applyAll(List<HasMetadata> desired) {
     int written = 0;
     for (HasMetadata object : desired) {
@@ -53,7 +58,12 @@ final class ChildApplier {
       LOG.debug("{} {} is not watched: applying it unconditionally", desired.getKind(),
           desired.getMetadata().getName());
     }
-    HasMetadata applied = client.resource(desired).fieldManager(FIELD_MANAGER).forceConflicts().serverSideApply();
+    HasMetadata applied;
+    try {
+      applied = client.resource(desired).fieldManager(FIELD_MANAGER).forceConflicts().serverSideApply();
+    } catch (KubernetesClientException e) {
+      throw new ChildApplyException(ApplyFailureMessages.of(desired, e), e);
+    }
     cache.recordWrite(applied, observed);
     LOG.info("Applied {} {}/{}", desired.getKind(), desired.getMetadata().getNamespace(),
         desired.getMetadata().getName());

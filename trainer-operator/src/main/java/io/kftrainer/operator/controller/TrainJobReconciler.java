@@ -137,7 +137,7 @@ public final class TrainJobReconciler implements Reconciler<TrainJob> {
       return BuildOutcome.created();
     } catch (UnsupportedRuntimeException e) {
       return BuildOutcome.runtimeUnavailable(TrainerConstants.REASON_TRAINING_RUNTIME_NOT_SUPPORTED, e.getMessage());
-    } catch (PluginException | RuntimeSnapshotException | KubernetesClientException e) {
+    } catch (PluginException | RuntimeSnapshotException | ChildApplyException | KubernetesClientException e) {
       LOG.warn("Cannot reconcile the objects of TrainJob {}/{}: {}", trainJob.getMetadata().getNamespace(),
           trainJob.getMetadata().getName(), e.getMessage());
       String error = EventMessages.of(e.getMessage());

@@ -37,7 +37,8 @@ import org.slf4j.LoggerFactory;
  *   <li>starts an {@link EmbeddedApiServer} on 127.0.0.1 (plain HTTP, no authentication);</li>
  *   <li>installs the CRDs, the namespaces {@code default} and {@value OperatorConfig#DEFAULT_OPERATOR_NAMESPACE},
  *       and the webhook configurations of {@code manifests/base} ({@link ClusterBootstrap});</li>
- *   <li>registers the {@link WebhookDispatcher}, the API server's admission webhook machinery, with the
+ *   <li>registers the CRD defaulting of the trainer's kinds ({@link CrdDefaultingHook}), then the
+ *       {@link WebhookDispatcher}, the API server's admission webhook machinery, with the
  *       operator's webhook Service routed to the webhook server's port on 127.0.0.1 ({@link ServiceRoutes});</li>
  *   <li>installs the default ClusterTrainingRuntimes;</li>
  *   <li>builds and starts a {@link TrainerOperator} exactly as {@code run} does, with the same components (webhook
@@ -97,6 +98,7 @@ public final class LocalMode implements AutoCloseable {
         webhook.serviceName());
     ServiceRoutes routes = new ServiceRoutes().route(config.operatorNamespace(), webhook.serviceName(), SERVICE_PORT,
         () -> new InetSocketAddress(LOCALHOST, webhook.port()));
+    CrdDefaultingHook.forTrainerKinds(client.getKubernetesSerialization()).forEach(server::addAdmissionHook);
     WebhookDispatcher dispatcher = new WebhookDispatcher(client, routes);
     resources.add(dispatcher);
     dispatcher.start(server);

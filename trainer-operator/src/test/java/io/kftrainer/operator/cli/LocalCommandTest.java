@@ -93,6 +93,17 @@ class LocalCommandTest {
   }
 
   @Test
+  void aTrainJobIsStoredWithItsCrdDefaultsAsByAClusterApiServer() {
+    create("defaulted", trainJob -> { });
+
+    TrainJob stored = client.resources(TrainJob.class).inNamespace(NAMESPACE).withName("defaulted").get();
+    assertThat(stored.getSpec().getRuntimeRef().getApiGroup()).isEqualTo("trainer.kubeflow.org");
+    assertThat(stored.getSpec().getRuntimeRef().getKind()).isEqualTo("ClusterTrainingRuntime");
+    assertThat(stored.getSpec().getManagedBy()).isEqualTo("trainer.kubeflow.org/trainjob-controller");
+    assertThat(stored.getSpec().getSuspend()).isFalse();
+  }
+
+  @Test
   void eachTransitionIsOneProgressLineNamingTheChildren() {
     create("progress", trainJob -> { });
 
