@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.node.v1.RuntimeClass;
 import io.kftrainer.api.v1alpha1.CoschedulingPodGroupPolicySource;
 import io.kftrainer.api.v1alpha1.PodGroupPolicy;
 import io.kftrainer.api.v1alpha1.TrainJob;
+import io.kftrainer.framework.model.GangSize;
 import io.kftrainer.framework.model.RuntimeInfo;
 import io.kftrainer.framework.spi.BuildContext;
 import io.kftrainer.framework.spi.ComponentBuilder;

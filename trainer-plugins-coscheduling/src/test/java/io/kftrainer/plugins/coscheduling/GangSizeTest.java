@@ -3,6 +3,7 @@ package io.kftrainer.plugins.coscheduling;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.kftrainer.framework.model.GangSize;
 import io.kftrainer.framework.model.PodSet;
 import java.util.List;
 import java.util.Map;

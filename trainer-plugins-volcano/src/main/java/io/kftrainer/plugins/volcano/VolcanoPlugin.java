@@ -11,6 +11,7 @@ import io.kftrainer.api.v1alpha1.TrainJob;
 import io.kftrainer.api.v1alpha1.VolcanoPodGroupPolicySource;
 import io.kftrainer.framework.model.FieldError;
 import io.kftrainer.framework.model.FieldPath;
+import io.kftrainer.framework.model.GangSize;
 import io.kftrainer.framework.model.RuntimeInfo;
 import io.kftrainer.framework.model.ValidationResult;
 import io.kftrainer.framework.spi.BuildContext;

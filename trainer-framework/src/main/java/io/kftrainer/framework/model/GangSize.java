@@ -1,8 +1,6 @@
-package io.kftrainer.plugins.coscheduling;
+package io.kftrainer.framework.model;
 
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.kftrainer.framework.model.PodSet;
-import io.kftrainer.framework.model.Quantities;
 import java.math.BigDecimal;
 import java.util.Collections;
 import java.util.List;
@@ -13,14 +11,15 @@ import java.util.TreeMap;
  * What a gang needs to start: every pod of every pod set (initializers included) at once, so {@code minMember} is
  * the sum of the pod set counts and {@code minResources} the sum of each pod set's single-pod requests times its
  * count, per resource. Resources are keyed by name in sorted order, as Kubernetes serializes a resource list.
+ * Shared by the gang-scheduling plugins (CoScheduling, Volcano).
  */
-record GangSize(int minMember, Map<String, Quantity> minResources) {
+public record GangSize(int minMember, Map<String, Quantity> minResources) {
 
-  GangSize {
+  public GangSize {
     minResources = Collections.unmodifiableMap(new TreeMap<>(minResources));
   }
 
-  static GangSize of(List<PodSet> podSets) {
+  public static GangSize of(List<PodSet> podSets) {
     int members = 0;
     Map<String, BigDecimal> total = new TreeMap<>();
     for (PodSet podSet : podSets) {
