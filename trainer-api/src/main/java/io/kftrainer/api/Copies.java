@@ -2,8 +2,13 @@ package io.kftrainer.api;
 
 import io.fabric8.kubernetes.api.model.batch.v1.JobTemplateSpecBuilder;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.kftrainer.api.jobset.v1alpha2.Coordinator;
+import io.kftrainer.api.jobset.v1alpha2.DependsOn;
 import io.kftrainer.api.jobset.v1alpha2.JobSetSpec;
+import io.kftrainer.api.jobset.v1alpha2.Network;
 import io.kftrainer.api.jobset.v1alpha2.ReplicatedJob;
+import io.kftrainer.api.jobset.v1alpha2.StartupPolicy;
+import io.kftrainer.api.jobset.v1alpha2.SuccessPolicy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -44,12 +49,12 @@ public final class Copies {
       spec.getReplicatedJobs().forEach(job -> jobs.add(replicatedJob(job)));
       copy.setReplicatedJobs(jobs);
     }
-    copy.setNetwork(deepCopy(spec.getNetwork()));
-    copy.setSuccessPolicy(deepCopy(spec.getSuccessPolicy()));
+    copy.setNetwork(network(spec.getNetwork()));
+    copy.setSuccessPolicy(successPolicy(spec.getSuccessPolicy()));
     copy.setFailurePolicy(deepCopy(spec.getFailurePolicy()));
-    copy.setStartupPolicy(deepCopy(spec.getStartupPolicy()));
+    copy.setStartupPolicy(startupPolicy(spec.getStartupPolicy()));
     copy.setSuspend(spec.getSuspend());
-    copy.setCoordinator(deepCopy(spec.getCoordinator()));
+    copy.setCoordinator(coordinator(spec.getCoordinator()));
     copy.setManagedBy(spec.getManagedBy());
     copy.setTtlSecondsAfterFinished(spec.getTtlSecondsAfterFinished());
     copy.setVolumeClaimPolicies(eachCopied(spec.getVolumeClaimPolicies()));
@@ -62,7 +67,60 @@ public final class Copies {
     copy.setGroupName(job.getGroupName());
     copy.setReplicas(job.getReplicas());
     copy.setTemplate(job.getTemplate() == null ? null : new JobTemplateSpecBuilder(job.getTemplate()).build());
-    copy.setDependsOn(eachCopied(job.getDependsOn()));
+    copy.setDependsOn(job.getDependsOn() == null ? null
+        : job.getDependsOn().stream().map(Copies::dependsOn).collect(Collectors.toList()));
+    return copy;
+  }
+
+  // The small parts every runtime has are copied field by field: a JSON round trip per part would cost more than
+  // the rest of the copy.
+
+  private static Network network(Network network) {
+    if (network == null) {
+      return null;
+    }
+    Network copy = new Network();
+    copy.setEnableDNSHostnames(network.getEnableDNSHostnames());
+    copy.setSubdomain(network.getSubdomain());
+    copy.setPublishNotReadyAddresses(network.getPublishNotReadyAddresses());
+    return copy;
+  }
+
+  private static SuccessPolicy successPolicy(SuccessPolicy policy) {
+    if (policy == null) {
+      return null;
+    }
+    SuccessPolicy copy = new SuccessPolicy();
+    copy.setOperator(policy.getOperator());
+    copy.setTargetReplicatedJobs(policy.getTargetReplicatedJobs() == null ? null
+        : new ArrayList<>(policy.getTargetReplicatedJobs()));
+    return copy;
+  }
+
+  private static StartupPolicy startupPolicy(StartupPolicy policy) {
+    if (policy == null) {
+      return null;
+    }
+    StartupPolicy copy = new StartupPolicy();
+    copy.setStartupPolicyOrder(policy.getStartupPolicyOrder());
+    return copy;
+  }
+
+  private static Coordinator coordinator(Coordinator coordinator) {
+    if (coordinator == null) {
+      return null;
+    }
+    Coordinator copy = new Coordinator();
+    copy.setReplicatedJob(coordinator.getReplicatedJob());
+    copy.setJobIndex(coordinator.getJobIndex());
+    copy.setPodIndex(coordinator.getPodIndex());
+    return copy;
+  }
+
+  private static DependsOn dependsOn(DependsOn dependsOn) {
+    DependsOn copy = new DependsOn();
+    copy.setName(dependsOn.getName());
+    copy.setStatus(dependsOn.getStatus());
     return copy;
   }
 
