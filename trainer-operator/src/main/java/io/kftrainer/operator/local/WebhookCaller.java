@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.admissionregistration.v1.ServiceReference
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.WebhookClientConfig;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.kftrainer.apiserver.AdmissionHook;
+import io.kftrainer.operator.cert.CaBundleTrust;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;

@@ -13,6 +13,7 @@ import io.kftrainer.apiserver.AdmissionHook;
 import io.kftrainer.apiserver.AdmissionRequest;
 import io.kftrainer.apiserver.AdmissionResponse;
 import io.kftrainer.apiserver.EmbeddedApiServer;
+import io.kftrainer.operator.cert.CaBundleTrust;
 import io.kftrainer.operator.cert.WebhookConfigurations;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -146,10 +147,9 @@ public final class ApiServerWebhooks {
   }
 
   private static HttpClient client(WebhookClientConfig clientConfig) {
-    String caBundle = new String(Base64.getDecoder().decode(clientConfig.getCaBundle()), StandardCharsets.US_ASCII);
     String host = clientConfig.getService().getName() + "." + clientConfig.getService().getNamespace() + ".svc";
     try {
-      return HttpClient.newBuilder().sslContext(ServiceTrust.context(caBundle, host))
+      return HttpClient.newBuilder().sslContext(CaBundleTrust.sslContext(clientConfig.getCaBundle(), host))
           .connectTimeout(Duration.ofSeconds(5)).build();
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException(e);

@@ -16,6 +16,7 @@ import io.kftrainer.api.v1alpha1.TrainingRuntime;
 import io.kftrainer.apiserver.EmbeddedApiServer;
 import io.kftrainer.framework.model.RuntimeSource;
 import io.kftrainer.framework.spi.ObjectLookup;
+import io.kftrainer.operator.cert.CaBundleTrust;
 import io.kftrainer.operator.cert.CertificateIssuer;
 import io.kftrainer.operator.cert.GeneratedCertificates;
 import io.kftrainer.operator.cert.Pem;
@@ -156,7 +157,7 @@ class WebhookServerTest {
   void aTls12OnlyClientIsServedToo() throws Exception {
     SSLParameters tls12 = new SSLParameters();
     tls12.setProtocols(new String[] {"TLSv1.2"});
-    HttpClient client = HttpClient.newBuilder().sslContext(ServiceTrust.context(publishedCaBundle(), SERVICE_HOST))
+    HttpClient client = HttpClient.newBuilder().sslContext(CaBundleTrust.sslContext(base64(publishedCaBundle()), SERVICE_HOST))
         .sslParameters(tls12).build();
 
     HttpResponse<String> response = post(client, WebhookPaths.VALIDATE_TRAINJOB, "application/json",
@@ -203,7 +204,7 @@ class WebhookServerTest {
 
   @Test
   void aBodyAboveTheLimitIsRefusedBeforeItIsRead() throws Exception {
-    SSLContext tls = ServiceTrust.context(publishedCaBundle(), SERVICE_HOST);
+    SSLContext tls = CaBundleTrust.sslContext(base64(publishedCaBundle()), SERVICE_HOST);
     try (SSLSocket socket = (SSLSocket) tls.getSocketFactory().createSocket(InetAddress.getLoopbackAddress(),
         webhookServer.port())) {
       OutputStream out = socket.getOutputStream();
@@ -283,6 +284,10 @@ class WebhookServerTest {
     return (X509Certificate) response.sslSession().orElseThrow().getPeerCertificates()[0];
   }
 
+  private static String base64(String pem) {
+    return Base64.getEncoder().encodeToString(pem.getBytes(StandardCharsets.US_ASCII));
+  }
+
   private static String publishedCaBundle() {
     List<String> bundles = WebhookConfigurations.caBundles(apiServer.client());
     assertThat(bundles).hasSize(4).doesNotContainNull().containsOnly(bundles.get(0));
@@ -290,7 +295,7 @@ class WebhookServerTest {
   }
 
   private static HttpClient client(String caBundle, String host) throws Exception {
-    return HttpClient.newBuilder().sslContext(ServiceTrust.context(caBundle, host))
+    return HttpClient.newBuilder().sslContext(CaBundleTrust.sslContext(base64(caBundle), host))
         .connectTimeout(Duration.ofSeconds(10)).build();
   }
 

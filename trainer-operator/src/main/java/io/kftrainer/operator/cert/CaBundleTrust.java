@@ -1,4 +1,4 @@
-package io.kftrainer.operator.local;
+package io.kftrainer.operator.cert;
 
 import java.io.ByteArrayInputStream;
 import java.net.InetAddress;
@@ -30,8 +30,10 @@ import javax.net.ssl.X509TrustManager;
  *
  * <p>Differs from the API server in one case: an empty {@code caBundle} trusts nothing here, where the API server
  * falls back to its system roots; a webhook served with a self-signed certificate fails either way.
+ *
+ * <p>Used by local mode's webhook calls and by the tests that play the API server.
  */
-final class CaBundleTrust {
+public final class CaBundleTrust {
 
   private CaBundleTrust() {
   }
@@ -42,7 +44,7 @@ final class CaBundleTrust {
    *
    * @throws GeneralSecurityException if {@code caBundle} is not base64-encoded PEM certificates
    */
-  static SSLContext sslContext(String caBundle, String serverName) throws GeneralSecurityException {
+  public static SSLContext sslContext(String caBundle, String serverName) throws GeneralSecurityException {
     SSLContext context = SSLContext.getInstance("TLS");
     context.init(null, new TrustManager[] {new BundleTrustManager(anchors(caBundle), serverName)}, null);
     return context;

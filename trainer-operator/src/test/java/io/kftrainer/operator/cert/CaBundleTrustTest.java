@@ -1,4 +1,4 @@
-package io.kftrainer.operator.local;
+package io.kftrainer.operator.cert;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
