@@ -4,7 +4,9 @@ import io.fabric8.generator.annotation.Default;
 import io.fabric8.kubernetes.client.CustomResource;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -19,6 +21,23 @@ import java.util.Map;
 public final class CrdDefaults {
 
   private static final String MODEL_PACKAGE = "io.kftrainer.api.";
+
+  /** The instance fields of each model class, looked up once: defaulting runs on every reconcile. */
+  private static final ClassValue<List<Field>> FIELDS = new ClassValue<>() {
+    @Override
+    protected List<Field> computeValue(Class<?> modelClass) {
+      List<Field> fields = new ArrayList<>();
+      for (Class<?> type = modelClass; isModel(type); type = type.getSuperclass()) {
+        for (Field field : type.getDeclaredFields()) {
+          if (!Modifier.isStatic(field.getModifiers())) {
+            field.setAccessible(true);
+            fields.add(field);
+          }
+        }
+      }
+      return List.copyOf(fields);
+    }
+  };
 
   private CrdDefaults() {
   }
@@ -38,19 +57,12 @@ public final class CrdDefaults {
     } else if (value instanceof Map<?, ?> entries) {
       entries.values().forEach(CrdDefaults::walk);
     } else if (value != null && isModel(value.getClass())) {
-      for (Class<?> type = value.getClass(); isModel(type); type = type.getSuperclass()) {
-        for (Field field : type.getDeclaredFields()) {
-          if (!Modifier.isStatic(field.getModifiers())) {
-            defaultField(value, field);
-          }
-        }
-      }
+      FIELDS.get(value.getClass()).forEach(field -> defaultField(value, field));
     }
   }
 
   private static void defaultField(Object owner, Field field) {
     try {
-      field.setAccessible(true);
       Object current = field.get(owner);
       Default annotation = field.getAnnotation(Default.class);
       if (current == null && annotation != null) {

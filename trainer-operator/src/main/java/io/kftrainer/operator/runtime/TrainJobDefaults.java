@@ -1,6 +1,6 @@
 package io.kftrainer.operator.runtime;
 
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.kftrainer.api.Copies;
 import io.kftrainer.api.v1alpha1.TrainJob;
 
 /**
@@ -14,14 +14,12 @@ import io.kftrainer.api.v1alpha1.TrainJob;
  */
 public final class TrainJobDefaults {
 
-  private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
-
   private TrainJobDefaults() {
   }
 
   /** A defaulted copy; {@code trainJob} is left unchanged. */
   public static TrainJob defaulted(TrainJob trainJob) {
-    TrainJob copy = SERIALIZATION.clone(trainJob);
+    TrainJob copy = Copies.deepCopy(trainJob);
     CrdDefaults.applyTo(copy);
     return copy;
   }
