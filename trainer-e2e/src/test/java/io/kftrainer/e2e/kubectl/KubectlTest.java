@@ -47,20 +47,22 @@ class KubectlTest {
   }
 
   @Test
-  void createdTrainJobShowsCreatedInTheStateColumn() throws Exception {
+  void createdTrainJobHasItsJobSetAndAnEmptyStateColumnAsUpstream() throws Exception {
     Command.Result created = kubectl("create", "-n", namespace, "-f", resource("manifests/torch-trainjob.yaml"));
 
     assertThat(created.stdout()).isEqualTo("trainjob.trainer.kubeflow.org/torch created\n");
-    await().atMost(TrainJobs.REACTION).untilAsserted(() -> assertThat(column(
-        kubectl("get", "trainjobs", "-n", namespace), "torch", "STATE")).isEqualTo("Created"));
-    Command.Result jobSets = kubectl("get", "jobsets", "-n", namespace, "-l",
-        TrainJobs.TRAINJOB_NAME_LABEL + "=torch", "-o", "name");
-    assertThat(jobSets.stdout()).isEqualTo("jobset.jobset.x-k8s.io/torch\n");
+    await().atMost(TrainJobs.REACTION).untilAsserted(() -> assertThat(kubectl("get", "jobsets", "-n", namespace,
+        "-l", TrainJobs.TRAINJOB_NAME_LABEL + "=torch", "-o", "name").stdout())
+        .isEqualTo("jobset.jobset.x-k8s.io/torch\n"));
+    assertThat(column(kubectl("get", "trainjobs", "-n", namespace), "torch", "STATE")).isEmpty();
   }
 
   @Test
   void describeShowsTheConditionsAndGetEventsTheEvents() throws Exception {
-    createAndAwaitCreated();
+    String suspended = Manifests.text("manifests/torch-trainjob.yaml").replace("spec:\n", "spec:\n  suspend: true\n");
+    kubectl.runWithInput(suspended, "create", "-n", namespace, "-f", "-");
+    await().atMost(TrainJobs.REACTION).untilAsserted(() -> assertThat(column(
+        kubectl("get", "trainjobs", "-n", namespace), "torch", "STATE")).isEqualTo("Suspended"));
 
     Command.Result described = kubectl("describe", "trainjob", "torch", "-n", namespace);
 
@@ -68,19 +70,19 @@ class KubectlTest {
         .containsPattern("(?m)^Name:\\s+torch$")
         .containsPattern("(?m)^Namespace:\\s+" + namespace + "$")
         .containsPattern("(?m)^Kind:\\s+TrainJob$")
-        .containsPattern("(?m)^\\s+Message:\\s+TrainJob resources were created$")
-        .containsPattern("(?m)^\\s+Reason:\\s+JobsCreated$")
+        .containsPattern("(?m)^\\s+Message:\\s+TrainJob is suspended$")
+        .containsPattern("(?m)^\\s+Reason:\\s+Suspended$")
         .containsPattern("(?m)^\\s+Status:\\s+True$")
-        .containsPattern("(?m)^\\s+Type:\\s+Created$");
+        .containsPattern("(?m)^\\s+Type:\\s+Suspended$");
     Command.Result events = kubectl("get", "events", "-n", namespace);
-    assertThat(column(events, "trainjob/torch", "REASON")).isEqualTo("JobsCreated");
+    assertThat(column(events, "trainjob/torch", "REASON")).isEqualTo("Suspended");
     assertThat(column(events, "trainjob/torch", "TYPE")).isEqualTo("Normal");
-    assertThat(events.stdout()).contains("TrainJob resources were created");
+    assertThat(events.stdout()).contains("TrainJob is suspended");
   }
 
   @Test
   void applyServerSideSuspendsTheTrainJobAndItsJobSet() throws Exception {
-    createAndAwaitCreated();
+    createAndAwaitJobSet();
     String suspended = Manifests.text("manifests/torch-trainjob.yaml").replace("spec:\n", "spec:\n  suspend: true\n");
 
     Command.Result applied = kubectl.runWithInput(suspended, "apply", "--server-side", "-n", namespace, "-f", "-");
@@ -96,7 +98,7 @@ class KubectlTest {
 
   @Test
   void deletedTrainJobIsGoneWithItsChildren() throws Exception {
-    createAndAwaitCreated();
+    createAndAwaitJobSet();
 
     Command.Result deleted = kubectl("delete", "trainjob", "torch", "-n", namespace);
 
@@ -124,10 +126,10 @@ class KubectlTest {
         .isEqualTo("No resources found in " + namespace + " namespace.\n");
   }
 
-  private void createAndAwaitCreated() throws URISyntaxException {
+  private void createAndAwaitJobSet() throws URISyntaxException {
     kubectl("create", "-n", namespace, "-f", resource("manifests/torch-trainjob.yaml"));
-    await().atMost(TrainJobs.REACTION).untilAsserted(() -> assertThat(column(
-        kubectl("get", "trainjobs", "-n", namespace), "torch", "STATE")).isEqualTo("Created"));
+    await().atMost(TrainJobs.REACTION).untilAsserted(() -> assertThat(kubectl("get", "jobsets", "-n", namespace,
+        "-o", "name").stdout()).isEqualTo("jobset.jobset.x-k8s.io/torch\n"));
   }
 
   /** Runs kubectl and fails the test unless it exits 0. */

@@ -65,13 +65,13 @@ class SuspendResumeTest {
         .untilAsserted(() -> assertThat(trainJobs.jobSet("paused").getSpec().getSuspend()).isFalse());
     await().atMost(TrainJobs.REACTION).untilAsserted(() -> assertThat(trainJobs.events("paused"))
         .extracting(Event::getType, Event::getReason)
-        .containsExactly(tuple("Normal", "JobsCreated"), tuple("Normal", "Suspended"), tuple("Normal", "Resumed")));
+        .containsExactly(tuple("Normal", "Suspended"), tuple("Normal", "Resumed")));
   }
 
   @Test
   void runningTrainJobIsSuspendedThenResumed() {
     trainJobs.create(Manifests.resource("manifests/torch-trainjob.yaml", "running"));
-    trainJobs.awaitCondition("running", "Created", "True");
+    trainJobs.awaitJobSet("running");
     assertThat(trainJobs.jobSet("running").getSpec().getSuspend()).isFalse();
 
     setSuspend("running", true);

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * A TrainJob created through the API gets its children from the operator: the JobSet (torch env, node count),
  * the MPI SSH Secret and hostfile ConfigMap, the coscheduling PodGroup, each controlled by the TrainJob and
- * labelled with its name; and the TrainJob gets {@code Created=True} with a Normal Event.
+ * labelled with its name; and the TrainJob gets no condition and no Event, as upstream.
  */
 @ExtendWith(SharedLocalOperator.class)
 class TrainJobChildrenTest {
@@ -52,15 +52,12 @@ class TrainJobChildrenTest {
   }
 
   @Test
-  void torchTrainJobGetsItsJobSetAndTheCreatedCondition() {
+  void torchTrainJobGetsItsJobSetAndNoCondition() {
     trainJobs.create(Manifests.resource("manifests/torch-trainjob.yaml", "llama"));
 
-    TrainJob trainJob = trainJobs.awaitCondition("llama", "Created", "True");
+    TrainJob trainJob = trainJobs.awaitJobSet("llama");
 
-    assertThat(TrainJobs.condition(trainJob, "Created")).hasValueSatisfying(created -> {
-      assertThat(created.getReason()).isEqualTo("JobsCreated");
-      assertThat(created.getMessage()).isEqualTo("TrainJob resources were created");
-    });
+    assertThat(trainJob.getStatus() == null ? null : trainJob.getStatus().getConditions()).isNullOrEmpty();
     JobSet jobSet = trainJobs.jobSet("llama");
     assertControlledBy(jobSet, trainJob);
     assertThat(jobSet.getSpec().getSuspend()).isFalse();
@@ -80,26 +77,25 @@ class TrainJobChildrenTest {
         tuple("PET_MASTER_PORT", "29500"));
     assertThat(container.getEnv().get(3).getValueFrom().getFieldRef().getFieldPath())
         .isEqualTo("metadata.annotations['batch.kubernetes.io/job-completion-index']");
-    await().atMost(TrainJobs.REACTION).untilAsserted(() -> assertThat(trainJobs.events("llama"))
-        .extracting(Event::getType, Event::getReason, Event::getMessage)
-        .containsExactly(tuple("Normal", "JobsCreated", "TrainJob resources were created")));
+    assertThat(trainJobs.events("llama")).isEmpty();
   }
 
   @Test
   void mpiTrainJobGetsItsSshSecretAndHostfile() {
     trainJobs.create(Manifests.resource("manifests/mpi-trainjob.yaml", "deepspeed"));
 
-    TrainJob trainJob = trainJobs.awaitCondition("deepspeed", "Created", "True");
+    TrainJob trainJob = trainJobs.awaitJobSet("deepspeed");
 
-    Secret ssh = client.secrets().inNamespace(trainJobs.namespace()).withName("deepspeed-mpi-ssh-auth").get();
+    Secret ssh = trainJobs.awaitChild("Secret deepspeed-mpi-ssh-auth",
+        () -> client.secrets().inNamespace(trainJobs.namespace()).withName("deepspeed-mpi-ssh-auth").get());
     assertControlledBy(ssh, trainJob);
     assertThat(ssh.getType()).isEqualTo("kubernetes.io/ssh-auth");
     assertThat(ssh.getImmutable()).isTrue();
     assertThat(ssh.getData()).containsOnlyKeys("ssh-privatekey", "ssh-publickey");
     assertThat(decoded(ssh, "ssh-privatekey")).startsWith("-----BEGIN EC PRIVATE KEY-----");
     assertThat(decoded(ssh, "ssh-publickey")).startsWith("ecdsa-sha2-nistp521 ");
-    ConfigMap hostfile = client.configMaps().inNamespace(trainJobs.namespace()).withName("deepspeed-mpi-hostfile")
-        .get();
+    ConfigMap hostfile = trainJobs.awaitChild("ConfigMap deepspeed-mpi-hostfile",
+        () -> client.configMaps().inNamespace(trainJobs.namespace()).withName("deepspeed-mpi-hostfile").get());
     assertControlledBy(hostfile, trainJob);
     assertThat(hostfile.getData()).containsExactly(Map.entry("hostfile", """
         deepspeed-node-0-0.deepspeed slots=2
@@ -123,10 +119,12 @@ class TrainJobChildrenTest {
     trainJobs.create(List.of(Manifests.resource("manifests/coscheduling-runtime.yaml", "torch-gang"),
         Manifests.resource("manifests/coscheduling-trainjob.yaml", "gang")));
 
-    TrainJob trainJob = trainJobs.awaitCondition("gang", "Created", "True");
+    TrainJob trainJob = trainJobs.awaitJobSet("gang");
 
-    List<GenericKubernetesResource> podGroups =
-        trainJobs.children("scheduling.x-k8s.io/v1alpha1", "PodGroup", "gang");
+    List<GenericKubernetesResource> podGroups = trainJobs.awaitChild("PodGroup gang", () -> {
+      List<GenericKubernetesResource> found = trainJobs.children("scheduling.x-k8s.io/v1alpha1", "PodGroup", "gang");
+      return found.isEmpty() ? null : found;
+    });
     assertThat(podGroups).hasSize(1);
     GenericKubernetesResource podGroup = podGroups.get(0);
     assertThat(podGroup.getMetadata().getName()).isEqualTo("gang");

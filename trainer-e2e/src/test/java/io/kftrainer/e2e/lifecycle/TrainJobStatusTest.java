@@ -48,7 +48,7 @@ class TrainJobStatusTest {
   void trainJobGoesFromCreatedToComplete() {
     String namespace = trainJobs.namespace();
     trainJobs.create(Manifests.resource("manifests/mpi-trainjob.yaml", "finishes"));
-    trainJobs.awaitCondition("finishes", "Created", "True");
+    trainJobs.awaitJobSet("finishes");
 
     jobSetController.run(namespace, "finishes");
 
@@ -75,7 +75,6 @@ class TrainJobStatusTest {
     await().atMost(TrainJobs.REACTION).untilAsserted(() -> assertThat(trainJobs.events("finishes"))
         .extracting(Event::getType, Event::getReason, Event::getMessage)
         .containsExactly(
-            tuple("Normal", "JobsCreated", "TrainJob resources were created"),
             tuple("Normal", StandInJobSetController.COMPLETED_REASON, StandInJobSetController.COMPLETED_MESSAGE)));
   }
 
@@ -83,7 +82,7 @@ class TrainJobStatusTest {
   void trainJobGoesFromCreatedToFailed() {
     String namespace = trainJobs.namespace();
     trainJobs.create(Manifests.resource("manifests/torch-trainjob.yaml", "breaks"));
-    trainJobs.awaitCondition("breaks", "Created", "True");
+    trainJobs.awaitJobSet("breaks");
 
     jobSetController.fail(namespace, "breaks");
 
@@ -99,7 +98,6 @@ class TrainJobStatusTest {
     await().atMost(TrainJobs.REACTION).untilAsserted(() -> assertThat(trainJobs.events("breaks"))
         .extracting(Event::getType, Event::getReason, Event::getMessage)
         .containsExactly(
-            tuple("Normal", "JobsCreated", "TrainJob resources were created"),
             tuple("Warning", StandInJobSetController.FAILED_REASON, StandInJobSetController.FAILED_MESSAGE)));
   }
 }

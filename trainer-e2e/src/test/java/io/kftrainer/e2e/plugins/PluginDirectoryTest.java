@@ -78,7 +78,7 @@ class PluginDirectoryTest {
 
     trainJobs.create(Manifests.resource("manifests/torch-trainjob.yaml", "anonymous"));
 
-    trainJobs.awaitCondition("anonymous", "Created", "True");
+    trainJobs.awaitJobSet("anonymous");
     JobSet jobSet = trainJobs.jobSet("anonymous");
     assertThat(podLabels(jobSet.getSpec().getReplicatedJobs().get(0))).doesNotContainKey("example.com/team");
   }
@@ -92,7 +92,7 @@ class PluginDirectoryTest {
 
     trainJobs.create(trainJob);
 
-    trainJobs.awaitCondition("vision-train", "Created", "True");
+    trainJobs.awaitJobSet("vision-train");
     ReplicatedJob node = trainJobs.jobSet("vision-train").getSpec().getReplicatedJobs().get(0);
     assertThat(podLabels(node)).containsEntry("example.com/team", "vision");
     PodSpec pod = node.getTemplate().getSpec().getTemplate().getSpec();

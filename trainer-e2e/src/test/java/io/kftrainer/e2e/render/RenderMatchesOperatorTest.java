@@ -27,7 +27,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * {@code render} tells the truth: for every example, the objects it prints are the objects the operator applies in
  * {@code local} mode for the same file, with the same content. The file is created as is (runtimes, then TrainJobs)
- * in a namespace of its own; once each TrainJob is {@code Created}, every object labelled with its name is compared
+ * in a namespace of its own; once each TrainJob has its JobSet, every object labelled with its name is compared
  * with the rendered ones as JSON trees, without what only a cluster decides ({@link ComparableObject}).
  *
  * <p>The one object the operator creates that {@code render} does not print is the runtime snapshot ConfigMap
@@ -70,7 +70,7 @@ class RenderMatchesOperatorTest {
         .map(o -> o.getMetadata().getName()).toList();
 
     trainJobs.create(documents);
-    names.forEach(name -> trainJobs.awaitCondition(name, "Created", "True"));
+    names.forEach(name -> trainJobs.awaitJobSet(name));
 
     Map<String, ComparableObject> rendered = comparable(rendered(render), trainJobs.namespace());
     await().atMost(TrainJobs.REACTION).untilAsserted(() -> {

@@ -90,6 +90,22 @@ public final class TrainJobs {
   }
 
   /**
+   * Waits until the operator has applied the TrainJob's JobSet (upstream's conditions say nothing about it);
+   * returns the TrainJob then.
+   */
+  public TrainJob awaitJobSet(String name) {
+    await("JobSet " + namespace + "/" + name).atMost(REACTION).pollInterval(Duration.ofMillis(100))
+        .until(() -> jobSet(name) != null);
+    return get(name);
+  }
+
+  /** Waits until {@code read} finds the TrainJob's child; returns it. */
+  public <T> T awaitChild(String description, java.util.function.Supplier<T> read) {
+    return await(description + " in " + namespace).atMost(REACTION).pollInterval(Duration.ofMillis(100))
+        .until(read::get, java.util.Objects::nonNull);
+  }
+
+  /**
    * The Events about the TrainJob, oldest first: in the order the API server stored them (resourceVersion), since
    * Events of one reconcile share their time stamp.
    */

@@ -41,8 +41,8 @@ import java.util.function.Consumer;
  *       {@link EnforceMLPolicy}, every {@link EnforcePodGroupPolicy}, every {@link EnforcePodSpec}, every
  *       {@link PreBuildSync}, and finally every {@link ComponentBuilder}, whose objects are concatenated. Enforce
  *       steps stop at the first failure.</li>
- *   <li><b>Post-execution</b> ({@link #runPostExecution}): the {@code Created} and {@code Suspended} conditions,
- *       the {@link TerminalCondition}, the active deadline.</li>
+ *   <li><b>Post-execution</b> ({@link #runPostExecution}): the {@code Suspended} condition (and {@code Created}
+ *       with {@link StatusConditions#WITH_CREATED}), the {@link TerminalCondition}, the active deadline.</li>
  * </ol>
  *
  * <p>A plugin that throws is reported as a {@link PluginException} naming it and the phase; the phase then returns
@@ -64,8 +64,13 @@ public final class PhaseRunner {
   private final PostExecution postExecution;
   private final RuntimeInfoFactory infoFactory = new RuntimeInfoFactory();
 
-  /** The start-up phase. */
+  /** The start-up phase, writing upstream's condition types ({@link StatusConditions#UPSTREAM}). */
   public PhaseRunner(Collection<? extends Plugin> plugins) {
+    this(plugins, StatusConditions.UPSTREAM);
+  }
+
+  /** The start-up phase, writing the condition types {@code conditions}. */
+  public PhaseRunner(Collection<? extends Plugin> plugins, StatusConditions conditions) {
     this.plugins = plugins.stream().map(Plugin.class::cast).sorted(PHASE_ORDER).toList();
     rejectDuplicateNames(this.plugins);
     this.validations = implementing(CustomValidation.class);
@@ -82,7 +87,7 @@ public final class PhaseRunner {
       throw new PluginSetupException("too many TerminalCondition plugins: "
           + terminalConditions.stream().map(Plugin::name).toList() + "; at most one may be loaded");
     }
-    this.postExecution = new PostExecution(terminalConditions.stream().findFirst());
+    this.postExecution = new PostExecution(terminalConditions.stream().findFirst(), conditions);
   }
 
   /** Every plugin, in phase order. */

@@ -16,17 +16,20 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The post-execution phase: the framework's own conditions ({@code Created}, {@code Suspended}), then the
- * {@link TerminalCondition} plugin's {@code Complete} / {@code Failed}, then the active deadline.
+ * The post-execution phase: the framework's own conditions ({@code Suspended}, and {@code Created} when
+ * {@link StatusConditions#WITH_CREATED}), then the {@link TerminalCondition} plugin's {@code Complete} /
+ * {@code Failed}, then the active deadline.
  */
 final class PostExecution {
 
   static final String CREATED_MESSAGE = "TrainJob resources were created";
 
   private final Optional<TerminalCondition> terminalCondition;
+  private final boolean createdCondition;
 
-  PostExecution(Optional<TerminalCondition> terminalCondition) {
+  PostExecution(Optional<TerminalCondition> terminalCondition, StatusConditions conditions) {
     this.terminalCondition = terminalCondition;
+    this.createdCondition = conditions == StatusConditions.WITH_CREATED;
   }
 
   PostExecutionResult run(StatusContext context, BuildOutcome outcome, Instant now) {
@@ -36,10 +39,10 @@ final class PostExecution {
     List<Condition> transitions = new ArrayList<>();
     boolean finishedBefore = isFinished(conditions);
 
-    if (outcome instanceof BuildOutcome.Created) {
+    if (outcome instanceof BuildOutcome.Created && createdCondition) {
       set(transitions, conditions, TrainerConstants.CONDITION_CREATED, Conditions.TRUE,
           TrainerConstants.REASON_JOBS_CREATED, CREATED_MESSAGE, now);
-    } else if (outcome instanceof BuildOutcome.BuildFailed failed
+    } else if (outcome instanceof BuildOutcome.BuildFailed failed && createdCondition
         && !Conditions.isTrue(conditions, TrainerConstants.CONDITION_CREATED)) {
       set(transitions, conditions, TrainerConstants.CONDITION_CREATED, Conditions.FALSE, failed.reason(),
           failed.message(), now);

@@ -23,7 +23,7 @@ class PostExecutionTest {
   private static final Instant CREATED = Instant.parse("2026-11-01T10:00:00Z");
 
   private final AtomicReference<TerminalStatus> observed = new AtomicReference<>();
-  private final PhaseRunner runner = new PhaseRunner(List.of(new TerminalCondition() {
+  private final TerminalCondition observer = new TerminalCondition() {
     @Override
     public String name() {
       return "observer";
@@ -33,7 +33,8 @@ class PostExecutionTest {
     public Optional<TerminalStatus> terminalStatus(StatusContext context) {
       return Optional.ofNullable(observed.get());
     }
-  }));
+  };
+  private PhaseRunner runner = new PhaseRunner(List.of(observer));
   private TrainJob trainJob;
 
   @BeforeEach
@@ -43,7 +44,18 @@ class PostExecutionTest {
   }
 
   @Test
-  void createdChildrenSetCreatedOnceAndASecondRunChangesNothing() {
+  void byDefaultCreatedChildrenAndBuildFailuresWriteNoCondition() {
+    PostExecutionResult created = run(BuildOutcome.created(), CREATED.plusSeconds(1));
+    PostExecutionResult failed = run(BuildOutcome.buildFailed("BuildFailed", "plugin MPI failed"), CREATED);
+
+    assertThat(created.status().getConditions()).isEmpty();
+    assertThat(created.transitions()).isEmpty();
+    assertThat(failed.status().getConditions()).isEmpty();
+  }
+
+  @Test
+  void withTheCreatedOptionCreatedChildrenSetCreatedOnceAndASecondRunChangesNothing() {
+    runner = new PhaseRunner(List.of(observer), StatusConditions.WITH_CREATED);
     PostExecutionResult first = run(BuildOutcome.created(), CREATED.plusSeconds(1));
     trainJob.setStatus(first.status());
     PostExecutionResult second = run(BuildOutcome.created(), CREATED.plusSeconds(60));
@@ -81,8 +93,8 @@ class PostExecutionTest {
 
     PostExecutionResult result = run(BuildOutcome.created(), CREATED.plusSeconds(5));
 
-    assertThat(result.status().getConditions()).extracting(Condition::getType).containsExactly("Created", "Complete");
-    assertThat(result.status().getConditions().get(1).getReason()).isEqualTo("AllJobsCompleted");
+    assertThat(result.status().getConditions()).extracting(Condition::getType).containsExactly("Complete");
+    assertThat(result.status().getConditions().get(0).getReason()).isEqualTo("AllJobsCompleted");
     assertThat(result.status().getJobsStatus()).containsExactly(node);
   }
 
@@ -96,8 +108,7 @@ class PostExecutionTest {
     PostExecutionResult later = run(BuildOutcome.finished(), CREATED.plusSeconds(100));
 
     assertThat(later.status().getConditions()).extracting(Condition::getType, Condition::getReason)
-        .containsExactly(org.assertj.core.groups.Tuple.tuple("Created", "JobsCreated"),
-            org.assertj.core.groups.Tuple.tuple("Failed", "DeadlineExceeded"));
+        .containsExactly(org.assertj.core.groups.Tuple.tuple("Failed", "DeadlineExceeded"));
     assertThat(later.deadlineExceeded()).isFalse();
   }
 
@@ -133,7 +144,8 @@ class PostExecutionTest {
   }
 
   @Test
-  void aMissingRuntimeFailsTheTrainJobAndABuildFailureLeavesItNotCreated() {
+  void aMissingRuntimeFailsTheTrainJobAndWithTheCreatedOptionABuildFailureLeavesItNotCreated() {
+    runner = new PhaseRunner(List.of(observer), StatusConditions.WITH_CREATED);
     PostExecutionResult missing = run(
         BuildOutcome.runtimeUnavailable("TrainingRuntimeNotSupported", "unsupported runtime: Foo.bar"), CREATED);
     PostExecutionResult failed = run(BuildOutcome.buildFailed("BuildFailed", "plugin MPI failed"), CREATED);

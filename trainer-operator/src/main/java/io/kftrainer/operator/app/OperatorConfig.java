@@ -1,5 +1,6 @@
 package io.kftrainer.operator.app;
 
+import io.kftrainer.framework.runner.StatusConditions;
 import io.kftrainer.operator.plugins.OperatorPlugins;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -27,10 +28,17 @@ import java.util.Set;
  *     client's limit of concurrent requests
  * @param trainJobConcurrency {@code --trainjob-concurrency}: TrainJobs reconciled in parallel
  * @param timings lease, resync and retry durations
+ * @param bindAddress {@code --bind-address}: the address the webhook, health and metrics servers listen on
+ * @param createdCondition {@code --created-condition}: also write the seeds' {@code Created} condition (off:
+ *     exactly upstream's {@code Suspended}, {@code Complete}, {@code Failed}, which the Kubeflow SDK needs to show
+ *     {@code Running})
+ * @param allowPluginLoadFailures {@code --allow-plugin-load-failures}: start without a plugin jar that cannot be
+ *     loaded instead of stopping
  */
 public record OperatorConfig(Optional<Path> kubeconfig, Path pluginsDir, Set<String> namespaces,
     String operatorNamespace, Webhook webhook, int healthPort, int metricsPort, LeaderElection leaderElection,
-    double kubeApiQps, int kubeApiBurst, int trainJobConcurrency, Timings timings) {
+    double kubeApiQps, int kubeApiBurst, int trainJobConcurrency, Timings timings, String bindAddress,
+    boolean createdCondition, boolean allowPluginLoadFailures) {
 
   public static final String DEFAULT_OPERATOR_NAMESPACE = "kubeflow-system";
   public static final int DEFAULT_WEBHOOK_PORT = 9443;
@@ -42,6 +50,10 @@ public record OperatorConfig(Optional<Path> kubeconfig, Path pluginsDir, Set<Str
   public static final double DEFAULT_KUBE_API_QPS = 50;
   public static final int DEFAULT_KUBE_API_BURST = 100;
   public static final int DEFAULT_TRAINJOB_CONCURRENCY = 5;
+  /** Every interface: in a cluster the API server and the kubelet reach the pod's servers on the pod's IP. */
+  public static final String DEFAULT_BIND_ADDRESS = "0.0.0.0";
+  /** The loopback address that {@code local} mode's servers listen on by default. */
+  public static final String LOOPBACK_ADDRESS = "127.0.0.1";
 
   public OperatorConfig {
     Objects.requireNonNull(kubeconfig, "kubeconfig");
@@ -51,6 +63,7 @@ public record OperatorConfig(Optional<Path> kubeconfig, Path pluginsDir, Set<Str
     Objects.requireNonNull(webhook, "webhook");
     Objects.requireNonNull(leaderElection, "leaderElection");
     Objects.requireNonNull(timings, "timings");
+    Objects.requireNonNull(bindAddress, "bindAddress");
     if (kubeApiBurst < 1) {
       throw new IllegalArgumentException("--kube-api-burst must be at least 1, was " + kubeApiBurst);
     }
@@ -117,7 +130,7 @@ public record OperatorConfig(Optional<Path> kubeconfig, Path pluginsDir, Set<Str
     return new OperatorConfig(Optional.empty(), Path.of(OperatorPlugins.DEFAULT_PLUGINS_DIR), Set.of(),
         DEFAULT_OPERATOR_NAMESPACE, Webhook.defaults(), DEFAULT_HEALTH_PORT, DEFAULT_METRICS_PORT,
         new LeaderElection(true, DEFAULT_LEASE_NAME), DEFAULT_KUBE_API_QPS, DEFAULT_KUBE_API_BURST,
-        DEFAULT_TRAINJOB_CONCURRENCY, Timings.defaults());
+        DEFAULT_TRAINJOB_CONCURRENCY, Timings.defaults(), DEFAULT_BIND_ADDRESS, false, false);
   }
 
   public boolean watchesAllNamespaces() {
@@ -126,51 +139,74 @@ public record OperatorConfig(Optional<Path> kubeconfig, Path pluginsDir, Set<Str
 
   public OperatorConfig withKubeconfig(Path path) {
     return new OperatorConfig(Optional.of(path), pluginsDir, namespaces, operatorNamespace, webhook, healthPort,
-        metricsPort, leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings);
+        metricsPort, leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings, bindAddress, createdCondition, allowPluginLoadFailures);
   }
 
   public OperatorConfig withPluginsDir(Path path) {
     return new OperatorConfig(kubeconfig, path, namespaces, operatorNamespace, webhook, healthPort, metricsPort,
-        leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings);
+        leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings, bindAddress, createdCondition, allowPluginLoadFailures);
   }
 
   public OperatorConfig withNamespaces(Set<String> watched) {
     return new OperatorConfig(kubeconfig, pluginsDir, watched, operatorNamespace, webhook, healthPort, metricsPort,
-        leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings);
+        leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings, bindAddress, createdCondition, allowPluginLoadFailures);
   }
 
   public OperatorConfig withOperatorNamespace(String namespace) {
     return new OperatorConfig(kubeconfig, pluginsDir, namespaces, namespace, webhook, healthPort, metricsPort,
-        leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings);
+        leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings, bindAddress, createdCondition, allowPluginLoadFailures);
   }
 
   public OperatorConfig withWebhook(Webhook options) {
     return new OperatorConfig(kubeconfig, pluginsDir, namespaces, operatorNamespace, options, healthPort, metricsPort,
-        leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings);
+        leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings, bindAddress, createdCondition, allowPluginLoadFailures);
   }
 
   public OperatorConfig withPorts(int health, int metrics) {
     return new OperatorConfig(kubeconfig, pluginsDir, namespaces, operatorNamespace, webhook, health, metrics,
-        leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings);
+        leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings, bindAddress, createdCondition, allowPluginLoadFailures);
   }
 
   public OperatorConfig withLeaderElection(LeaderElection election) {
     return new OperatorConfig(kubeconfig, pluginsDir, namespaces, operatorNamespace, webhook, healthPort, metricsPort,
-        election, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings);
+        election, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings, bindAddress, createdCondition, allowPluginLoadFailures);
   }
 
   public OperatorConfig withKubeApi(double qps, int burst) {
     return new OperatorConfig(kubeconfig, pluginsDir, namespaces, operatorNamespace, webhook, healthPort, metricsPort,
-        leaderElection, qps, burst, trainJobConcurrency, timings);
+        leaderElection, qps, burst, trainJobConcurrency, timings, bindAddress, createdCondition, allowPluginLoadFailures);
   }
 
   public OperatorConfig withTrainJobConcurrency(int concurrency) {
     return new OperatorConfig(kubeconfig, pluginsDir, namespaces, operatorNamespace, webhook, healthPort, metricsPort,
-        leaderElection, kubeApiQps, kubeApiBurst, concurrency, timings);
+        leaderElection, kubeApiQps, kubeApiBurst, concurrency, timings, bindAddress, createdCondition, allowPluginLoadFailures);
+  }
+
+  public OperatorConfig withBindAddress(String address) {
+    return new OperatorConfig(kubeconfig, pluginsDir, namespaces, operatorNamespace, webhook, healthPort, metricsPort,
+        leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings, address, createdCondition,
+        allowPluginLoadFailures);
+  }
+
+  public OperatorConfig withCreatedCondition(boolean enabled) {
+    return new OperatorConfig(kubeconfig, pluginsDir, namespaces, operatorNamespace, webhook, healthPort, metricsPort,
+        leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings, bindAddress, enabled,
+        allowPluginLoadFailures);
+  }
+
+  public OperatorConfig withAllowPluginLoadFailures(boolean allowed) {
+    return new OperatorConfig(kubeconfig, pluginsDir, namespaces, operatorNamespace, webhook, healthPort, metricsPort,
+        leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings, bindAddress, createdCondition,
+        allowed);
+  }
+
+  /** The condition types the post-execution phase writes. */
+  public StatusConditions statusConditions() {
+    return createdCondition ? StatusConditions.WITH_CREATED : StatusConditions.UPSTREAM;
   }
 
   public OperatorConfig withTimings(Timings durations) {
     return new OperatorConfig(kubeconfig, pluginsDir, namespaces, operatorNamespace, webhook, healthPort, metricsPort,
-        leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, durations);
+        leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, durations, bindAddress, createdCondition, allowPluginLoadFailures);
   }
 }

@@ -75,7 +75,13 @@ public final class TrainerOperator {
   private TrainerOperator(Builder builder) {
     this.config = builder.config;
     this.client = builder.client;
-    this.plugins = builder.plugins != null ? builder.plugins : OperatorPlugins.load(config.pluginsDir());
+    this.plugins = builder.plugins != null ? builder.plugins
+        : OperatorPlugins.load(config.pluginsDir(), config.statusConditions());
+    if (!config.allowPluginLoadFailures()) {
+      plugins.loadError().ifPresent(error -> {
+        throw error;
+      });
+    }
     this.runner = plugins.runner();
     this.meterRegistry = builder.meterRegistry != null ? builder.meterRegistry : new SimpleMeterRegistry();
     this.clock = builder.clock;

@@ -1,6 +1,7 @@
 package io.kftrainer.operator.cli;
 
 import ch.qos.logback.classic.Level;
+import io.kftrainer.operator.app.OperatorConfig;
 import io.kftrainer.operator.app.TrainerOperator;
 import io.kftrainer.operator.local.LocalMode;
 import java.io.PrintWriter;
@@ -52,9 +53,23 @@ public final class LocalCommand implements Callable<Integer> {
   private PluginsDirOption pluginsDir;
 
   @Option(names = "--webhook-port", paramLabel = "N", defaultValue = "0",
-      description = "HTTPS port of the admission webhooks on all interfaces; 0 for any free port "
+      description = "HTTPS port of the admission webhooks on --bind-address; 0 for any free port "
           + "(default: ${DEFAULT-VALUE}).")
   private int webhookPort;
+
+  @Option(names = "--bind-address", paramLabel = "ADDRESS", defaultValue = OperatorConfig.LOOPBACK_ADDRESS,
+      description = "Address the webhook, health and metrics servers listen on (default: ${DEFAULT-VALUE}, this "
+          + "machine only).")
+  private String bindAddress;
+
+  @Option(names = "--created-condition", paramLabel = "BOOLEAN", arity = "0..1", defaultValue = "false",
+      fallbackValue = "true",
+      description = "Also set the seeds' Created condition, as `run --created-condition` (default: ${DEFAULT-VALUE}).")
+  private boolean createdCondition;
+
+  @Option(names = "--allow-plugin-load-failures",
+      description = "Start without the plugin jars that cannot be loaded (default: stop with an error).")
+  private boolean allowPluginLoadFailures;
 
   @Option(names = {"-v", "--verbose"}, description = "Log at INFO level (default: warnings and errors only).")
   private boolean verbose;
@@ -73,6 +88,8 @@ public final class LocalCommand implements Callable<Integer> {
     PrintWriter err = streams.err();
     LocalMode.Builder builder = LocalMode.builder()
         .webhookPort(webhookPort)
+        .configure(config -> config.withBindAddress(bindAddress).withCreatedCondition(createdCondition)
+            .withAllowPluginLoadFailures(allowPluginLoadFailures))
         .pluginsDir(pluginsDir.pluginsDir())
         .kubeconfig(kubeconfigOut)
         .components(RunCommand.components())

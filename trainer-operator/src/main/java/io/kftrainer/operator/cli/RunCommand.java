@@ -108,6 +108,24 @@ public final class RunCommand implements Callable<Integer> {
       description = "TrainJobs reconciled in parallel (default: ${DEFAULT-VALUE}).")
   private int trainJobConcurrency;
 
+  @Option(names = "--bind-address", paramLabel = "ADDRESS", defaultValue = OperatorConfig.DEFAULT_BIND_ADDRESS,
+      description = "Address the webhook, health and metrics servers listen on (default: ${DEFAULT-VALUE}, every "
+          + "interface).")
+  private String bindAddress;
+
+  @Option(names = "--created-condition", paramLabel = "BOOLEAN", arity = "0..1", defaultValue = "false",
+      fallbackValue = "true",
+      description = "Also set the seeds' Created condition once a TrainJob's objects exist (Created=False while "
+          + "building them fails). Off, the conditions are upstream's (Suspended, Complete, Failed): the Kubeflow "
+          + "SDK shows a TrainJob as Running only when it has no condition, so with this on it shows Created until "
+          + "the job ends (default: ${DEFAULT-VALUE}).")
+  private boolean createdCondition;
+
+  @Option(names = "--allow-plugin-load-failures",
+      description = "Start without the plugin jars that cannot be loaded, logging a warning for each (default: "
+          + "stop with an error naming the jar: a missing validation plugin would admit what it should reject).")
+  private boolean allowPluginLoadFailures;
+
   /** The options as a configuration. */
   public OperatorConfig config() {
     Set<String> watched = new LinkedHashSet<>();
@@ -116,7 +134,8 @@ public final class RunCommand implements Callable<Integer> {
         new OperatorConfig.Webhook(webhookPort, Optional.ofNullable(webhookCertDir), webhookSecretName,
             webhookServiceName),
         healthPort, metricsPort, new OperatorConfig.LeaderElection(leaderElect, leaseName), kubeApiQps, kubeApiBurst,
-        trainJobConcurrency, OperatorConfig.Timings.defaults());
+        trainJobConcurrency, OperatorConfig.Timings.defaults(), bindAddress, createdCondition,
+        allowPluginLoadFailures);
   }
 
   @Override

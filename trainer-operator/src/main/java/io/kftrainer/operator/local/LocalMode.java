@@ -1,9 +1,12 @@
 package io.kftrainer.operator.local;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.kftrainer.api.jobset.v1alpha2.JobSet;
 import io.kftrainer.api.v1alpha1.TrainJob;
 import io.kftrainer.apiserver.EmbeddedApiServer;
+import io.kftrainer.framework.runner.ChildObjects;
 import io.kftrainer.operator.app.KubernetesClients;
 import io.kftrainer.operator.app.OperatorComponent;
 import io.kftrainer.operator.app.OperatorConfig;
@@ -25,6 +28,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -97,7 +101,7 @@ public final class LocalMode implements AutoCloseable {
     List<String> webhookConfigurations = bootstrap.installWebhookConfigurations(config.operatorNamespace(),
         webhook.serviceName());
     ServiceRoutes routes = new ServiceRoutes().route(config.operatorNamespace(), webhook.serviceName(), SERVICE_PORT,
-        () -> new InetSocketAddress(LOCALHOST, webhook.port()));
+        () -> new InetSocketAddress(webhookHost(config.bindAddress()), webhook.port()));
     CrdDefaultingHook.forTrainerKinds(client.getKubernetesSerialization()).forEach(server::addAdmissionHook);
     WebhookDispatcher dispatcher = new WebhookDispatcher(client, routes);
     resources.add(dispatcher);
@@ -124,10 +128,32 @@ public final class LocalMode implements AutoCloseable {
 
     TrainJobChildren children = new TrainJobChildren(client, operator.runner().watches());
     SharedIndexInformer<TrainJob> trainJobs = client.resources(TrainJob.class).inAnyNamespace().runnableInformer(0);
-    trainJobs.addEventHandler(new TrainJobProgress(children::of, options.out));
+    TrainJobProgress progress = new TrainJobProgress(children::of, options.out);
+    trainJobs.addEventHandler(progress);
     trainJobs.addEventHandler(new ChildCollector(client, children));
     resources.add(trainJobs::close);
     trainJobs.start().toCompletableFuture().join();
+    SharedIndexInformer<JobSet> jobSets = client.resources(JobSet.class).inAnyNamespace().runnableInformer(0);
+    jobSets.addEventHandler(new ResourceEventHandler<>() {
+      @Override
+      public void onAdd(JobSet jobSet) {
+        String trainJob = jobSet.getMetadata().getLabels() == null ? null
+            : jobSet.getMetadata().getLabels().get(ChildObjects.TRAINJOB_NAME_LABEL);
+        Optional.ofNullable(trainJob)
+            .map(name -> trainJobs.getStore().getByKey(jobSet.getMetadata().getNamespace() + "/" + name))
+            .ifPresent(progress::childrenChanged);
+      }
+
+      @Override
+      public void onUpdate(JobSet oldJobSet, JobSet jobSet) {
+      }
+
+      @Override
+      public void onDelete(JobSet jobSet, boolean deletedFinalStateUnknown) {
+      }
+    });
+    resources.add(jobSets::close);
+    jobSets.start().toCompletableFuture().join();
 
     kubeconfig = server.writeKubeconfig(options.kubeconfig).toAbsolutePath();
     applier = new ManifestApplier(client, options.out, options.err);
@@ -159,6 +185,11 @@ public final class LocalMode implements AutoCloseable {
     }
   }
 
+  /** Where the API server calls the webhook server listening on {@code bindAddress}. */
+  private static String webhookHost(String bindAddress) {
+    return bindAddress.equals("0.0.0.0") || bindAddress.equals("::") ? LOCALHOST : bindAddress;
+  }
+
   /** The webhook server's port: the one asked for, or a free one for 0 (the server must know it up front). */
   private static int webhookPort(int asked) {
     if (asked != 0) {
@@ -173,13 +204,14 @@ public final class LocalMode implements AutoCloseable {
 
   private static OperatorConfig operatorConfig(Builder options, int webhookPort) {
     OperatorConfig defaults = OperatorConfig.defaults();
-    return defaults
+    return options.configure.apply(defaults
         .withPluginsDir(options.pluginsDir)
         .withNamespaces(Set.of())
         .withLeaderElection(new OperatorConfig.LeaderElection(false, defaults.leaderElection().leaseName()))
         .withWebhook(new OperatorConfig.Webhook(webhookPort, Optional.empty(), defaults.webhook().secretName(),
             defaults.webhook().serviceName()))
-        .withPorts(0, 0);
+        .withPorts(0, 0)
+        .withBindAddress(OperatorConfig.LOOPBACK_ADDRESS));
   }
 
   private void awaitReady() throws InterruptedException {
@@ -270,6 +302,7 @@ public final class LocalMode implements AutoCloseable {
     private Path pluginsDir = Path.of(OperatorPlugins.DEFAULT_PLUGINS_DIR);
     private Path kubeconfig = Path.of(DEFAULT_KUBECONFIG);
     private List<OperatorComponent.Factory> components = List.of();
+    private UnaryOperator<OperatorConfig> configure = UnaryOperator.identity();
     private Consumer<String> out = line -> { };
     private Consumer<String> err = line -> { };
 
@@ -296,6 +329,15 @@ public final class LocalMode implements AutoCloseable {
     /** Where to write the kubeconfig; default {@value #DEFAULT_KUBECONFIG} in the working directory. */
     public Builder kubeconfig(Path file) {
       this.kubeconfig = Objects.requireNonNull(file, "file");
+      return this;
+    }
+
+    /**
+     * Changes the operator's configuration after local mode's own settings (servers on loopback, leader election
+     * off, every namespace).
+     */
+    public Builder configure(UnaryOperator<OperatorConfig> change) {
+      this.configure = Objects.requireNonNull(change, "change");
       return this;
     }
 

@@ -18,20 +18,23 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
- * What local mode shows a person watching it: one line per TrainJob condition transition, e.g.
+ * What local mode shows a person watching it: one line when a TrainJob's children appear, and one per condition
+ * transition, e.g.
  *
  * <pre>
- * trainjob default/mnist: Created (JobsCreated) -&gt; JobSet mnist, ConfigMap mnist-runtime-snapshot
- * trainjob default/mnist: Complete (JobsCompleted)
- * trainjob default/bad: Created=False (TrainingRuntimeNotSupported): spec.runtimeRef: Not found: ...
+ * trainjob default/mnist: created JobSet mnist, ConfigMap mnist-runtime-snapshot
+ * trainjob default/mnist: Complete (AllJobsCompleted)
+ * trainjob default/bad: Failed (TrainingRuntimeNotSupported): spec.runtimeRef: Not found: ...
  * trainjob default/mnist: deleted
  * </pre>
  *
  * A true condition shows as its type, a false one as {@code Type=False}, each with its reason; the message follows
- * for a false condition and for {@code Failed}, where it explains what went wrong. The first line that follows new
- * children lists them ({@link TrainJobChildren}).
+ * for a false condition and for {@code Failed}, where it explains what went wrong. Children not shown yet
+ * ({@link TrainJobChildren}) follow the first line of a transition, or make a {@code created} line of their own
+ * when the JobSet appears ({@link #childrenChanged}): upstream's conditions say nothing when the children are made.
  *
- * <p>Called by one informer thread; keeps per TrainJob uid the conditions and children already shown.
+ * <p>Called by the TrainJob and JobSet informer threads; keeps per TrainJob uid the conditions and children already
+ * shown.
  */
 final class TrainJobProgress implements ResourceEventHandler<TrainJob> {
 
@@ -62,14 +65,36 @@ final class TrainJobProgress implements ResourceEventHandler<TrainJob> {
   }
 
   @Override
-  public void onDelete(TrainJob trainJob, boolean deletedFinalStateUnknown) {
+  public synchronized void onDelete(TrainJob trainJob, boolean deletedFinalStateUnknown) {
     shown.remove(trainJob.getMetadata().getUid());
     out.accept(prefix(trainJob) + "deleted");
   }
 
-  private void report(TrainJob trainJob) {
-    Shown before = shown.computeIfAbsent(trainJob.getMetadata().getUid(),
-        uid -> new Shown(new HashMap<>(), new HashSet<>()));
+  /** Shows the TrainJob's children that were not shown yet, on a {@code created} line. */
+  synchronized void childrenChanged(TrainJob trainJob) {
+    List<String> created = newChildren(trainJob, shownFor(trainJob));
+    if (!created.isEmpty()) {
+      out.accept(prefix(trainJob) + "created " + String.join(", ", created));
+    }
+  }
+
+  private Shown shownFor(TrainJob trainJob) {
+    return shown.computeIfAbsent(trainJob.getMetadata().getUid(), uid -> new Shown(new HashMap<>(), new HashSet<>()));
+  }
+
+  private List<String> newChildren(TrainJob trainJob, Shown before) {
+    List<String> created = new ArrayList<>();
+    for (HasMetadata child : children.apply(trainJob)) {
+      String description = TrainJobChildren.describe(child);
+      if (before.children().add(description)) {
+        created.add(description);
+      }
+    }
+    return created;
+  }
+
+  private synchronized void report(TrainJob trainJob) {
+    Shown before = shownFor(trainJob);
     List<Condition> conditions = trainJob.getStatus() == null || trainJob.getStatus().getConditions() == null
         ? List.of() : trainJob.getStatus().getConditions();
     List<String> lines = new ArrayList<>();
@@ -82,13 +107,7 @@ final class TrainJobProgress implements ResourceEventHandler<TrainJob> {
     if (lines.isEmpty()) {
       return;
     }
-    List<String> created = new ArrayList<>();
-    for (HasMetadata child : children.apply(trainJob)) {
-      String description = TrainJobChildren.describe(child);
-      if (before.children().add(description)) {
-        created.add(description);
-      }
-    }
+    List<String> created = newChildren(trainJob, before);
     for (int i = 0; i < lines.size(); i++) {
       String line = prefix(trainJob) + lines.get(i);
       if (i == 0 && !created.isEmpty()) {

@@ -57,6 +57,7 @@ public final class OpsServer implements OperatorComponent {
 
   private static final Logger LOG = LoggerFactory.getLogger(OpsServer.class);
 
+  private final String bindAddress;
   private final int healthPort;
   private final int metricsPort;
   private final Readiness readiness;
@@ -67,7 +68,9 @@ public final class OpsServer implements OperatorComponent {
   private JvmGcMetrics gcMetrics;
   private volatile boolean alive;
 
-  public OpsServer(int healthPort, int metricsPort, Readiness readiness, MeterRegistry registry) {
+  public OpsServer(String bindAddress, int healthPort, int metricsPort, Readiness readiness,
+      MeterRegistry registry) {
+    this.bindAddress = Objects.requireNonNull(bindAddress, "bindAddress");
     this.healthPort = healthPort;
     this.metricsPort = metricsPort;
     this.readiness = Objects.requireNonNull(readiness, "readiness");
@@ -75,9 +78,10 @@ public final class OpsServer implements OperatorComponent {
     this.prometheus = prometheus(registry);
   }
 
-  /** The operator's ops server on {@code --health-port} and {@code --metrics-port}. */
+  /** The operator's ops server on {@code --health-port} and {@code --metrics-port} of {@code --bind-address}. */
   public static OperatorComponent.Factory factory() {
-    return context -> new OpsServer(context.config().healthPort(), context.config().metricsPort(),
+    return context -> new OpsServer(context.config().bindAddress(), context.config().healthPort(),
+        context.config().metricsPort(),
         context.readiness(), context.meterRegistry());
   }
 
@@ -147,7 +151,7 @@ public final class OpsServer implements OperatorComponent {
   }
 
   private HttpServer server(int port) throws IOException {
-    HttpServer server = HttpServer.create(new InetSocketAddress(port), 0);
+    HttpServer server = HttpServer.create(new InetSocketAddress(bindAddress, port), 0);
     server.setExecutor(executor);
     servers.add(server);
     return server;

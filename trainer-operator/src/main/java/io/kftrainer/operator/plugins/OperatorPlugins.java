@@ -7,6 +7,7 @@ import io.kftrainer.framework.loader.PluginLoader;
 import io.kftrainer.framework.loader.PluginSet;
 import io.kftrainer.framework.runner.PhaseRunner;
 import io.kftrainer.framework.runner.PluginSetupException;
+import io.kftrainer.framework.runner.StatusConditions;
 import io.kftrainer.framework.spi.ExtensionPoint;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * {@link java.util.ServiceLoader}, exactly like third-party ones; the operator never names a plugin class), then
  * the jars of the plugin directory, each plugin with a class loader of its own ({@link PluginDirectory}). Each
  * loaded plugin is logged with its extension points and origin; a jar or class that cannot be loaded is logged
- * and reported in {@link #problems()} while the others still load.
+ * and reported in {@link #problems()} and {@link #loadError()} while the others still load.
  *
  * <p>The runner needs a consistent set: unique names, at most one terminal-condition plugin, and the
  * {@value #JOBSET} plugin, without which no TrainJob produces anything. When the set is not consistent,
@@ -43,12 +44,12 @@ public final class OperatorPlugins {
   private final PhaseRunner runner;
   private final PluginSetupException setupError;
 
-  private OperatorPlugins(PluginSet plugins) {
+  private OperatorPlugins(PluginSet plugins, StatusConditions conditions) {
     this.plugins = plugins;
     PhaseRunner built = null;
     PluginSetupException error = null;
     try {
-      built = new PhaseRunner(plugins.instances());
+      built = new PhaseRunner(plugins.instances(), conditions);
       built.requirePlugins(List.of(JOBSET));
     } catch (PluginSetupException e) {
       built = null;
@@ -60,16 +61,25 @@ public final class OperatorPlugins {
 
   /** The built-in plugins (from the class path of the operator) and those of {@code pluginsDir}. */
   public static OperatorPlugins load(Path pluginsDir) {
-    return load(OperatorPlugins.class.getClassLoader(), pluginsDir);
+    return load(pluginsDir, StatusConditions.UPSTREAM);
+  }
+
+  /** As {@link #load(Path)}, with a runner that writes the condition types {@code conditions}. */
+  public static OperatorPlugins load(Path pluginsDir, StatusConditions conditions) {
+    return load(OperatorPlugins.class.getClassLoader(), pluginsDir, conditions);
   }
 
   /** The plugins visible to {@code builtIn} and those of {@code pluginsDir}, whose class loaders it parents. */
   public static OperatorPlugins load(ClassLoader builtIn, Path pluginsDir) {
+    return load(builtIn, pluginsDir, StatusConditions.UPSTREAM);
+  }
+
+  private static OperatorPlugins load(ClassLoader builtIn, Path pluginsDir, StatusConditions conditions) {
     PluginSet found = PluginLoader.load(builtIn).plus(loadDirectory(pluginsDir, builtIn));
     found.plugins().forEach(plugin -> LOG.info("Loaded plugin {} {} from {}", plugin.plugin().name(),
         extensionPoints(plugin), plugin.origin()));
     found.problems().forEach(problem -> LOG.warn("Cannot load plugin {}: {}", problem.path(), problem.message()));
-    return new OperatorPlugins(found);
+    return new OperatorPlugins(found, conditions);
   }
 
   private static PluginSet loadDirectory(Path pluginsDir, ClassLoader parent) {
@@ -101,6 +111,21 @@ public final class OperatorPlugins {
       throw setupError;
     }
     return runner;
+  }
+
+  /**
+   * The jars and classes that could not be loaded, as one error naming each and its cause: the operator stops on
+   * it (fail closed: a plugin missing without notice could be one that rejects what it must), unless
+   * {@code --allow-plugin-load-failures}.
+   */
+  public Optional<PluginSetupException> loadError() {
+    List<LoadProblem> problems = problems();
+    if (problems.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(new PluginSetupException("cannot load " + (problems.size() == 1 ? "plugin " : "plugins ")
+        + String.join("; ", problems.stream().map(LoadProblem::toString).toList())
+        + " (--allow-plugin-load-failures starts without " + (problems.size() == 1 ? "it" : "them") + ")"));
   }
 
   /** Why the plugins cannot run together, if they cannot. */

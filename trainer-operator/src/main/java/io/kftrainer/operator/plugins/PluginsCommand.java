@@ -44,6 +44,7 @@ public final class PluginsCommand implements Callable<Integer> {
         out.println("  " + problem.path() + ": " + problem.message());
       }
     }
+    plugins.loadError().ifPresent(error -> spec.commandLine().getErr().println("Error: " + error.getMessage()));
     plugins.setupError().ifPresent(error -> spec.commandLine().getErr().println("Error: " + error.getMessage()));
     return plugins.problems().isEmpty() && plugins.setupError().isEmpty() ? 0 : 1;
   }

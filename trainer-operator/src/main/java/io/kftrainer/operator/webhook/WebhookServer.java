@@ -73,7 +73,7 @@ public final class WebhookServer implements OperatorComponent {
 
   /**
    * The operator's webhook server: the four webhooks over the operator's runner, runtime resolver and caches, on
-   * {@code --webhook-port} of every interface, with the certificates {@code --webhook-cert-dir} (or its absence)
+   * {@code --webhook-port} of {@code --bind-address}, with the certificates {@code --webhook-cert-dir} (or its absence)
    * asks for; registers the readiness check {@value #READINESS_CHECK}.
    */
   public static OperatorComponent.Factory factory() {
@@ -82,7 +82,8 @@ public final class WebhookServer implements OperatorComponent {
 
   static WebhookServer create(OperatorContext context, Clock clock) {
     KubernetesSerialization serialization = context.client().getKubernetesSerialization();
-    WebhookServer server = new WebhookServer(new InetSocketAddress(context.config().webhook().port()),
+    WebhookServer server = new WebhookServer(
+        new InetSocketAddress(context.config().bindAddress(), context.config().webhook().port()),
         WebhookCertificates.forConfig(context.config(), context.client(), clock),
         WebhookPaths.handlers(context.runner(), context.runtimes(), context.cluster(), clock, serialization),
         serialization);

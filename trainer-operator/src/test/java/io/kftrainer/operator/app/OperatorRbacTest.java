@@ -59,7 +59,7 @@ class OperatorRbacTest {
         cluster.createTrainJob(NS, "gang", tj -> tj.getSpec().getRuntimeRef().setName("gang"));
         cluster.createTrainJob(NS, "deadline", tj -> tj.getSpec().setActiveDeadlineSeconds(1L));
         cluster.createTrainJob(NS, "missing", tj -> tj.getSpec().getRuntimeRef().setName("missing"));
-        List.of("torch", "mpi", "gang").forEach(name -> cluster.awaitCondition(NS, name, "Created", "True"));
+        List.of("torch", "mpi", "gang").forEach(name -> cluster.awaitJobSet(NS, name));
         cluster.awaitCondition(NS, "deadline", "Failed", "True");
         cluster.awaitCondition(NS, "missing", "Failed", "True");
         await().atMost(TestCluster.TIMEOUT).until(() -> cluster.jobSet(NS, "deadline").isEmpty());

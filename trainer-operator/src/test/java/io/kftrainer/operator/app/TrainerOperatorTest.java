@@ -69,7 +69,7 @@ class TrainerOperatorTest {
 
     cluster.createTrainJob(ns, "before", tj -> {
     });
-    cluster.awaitCondition(ns, "before", "Created", "True");
+    cluster.awaitJobSet(ns, "before");
 
     assertThat(lease(ns).getSpec().getHolderIdentity()).isEqualTo(leader.identity());
     assertThat(follower.isLeader()).isFalse();
@@ -82,7 +82,7 @@ class TrainerOperatorTest {
     cluster.createTrainJob(ns, "after", tj -> {
     });
 
-    cluster.awaitCondition(ns, "after", "Created", "True");
+    cluster.awaitJobSet(ns, "after");
     assertThat(TestCluster.reconcilesStarted(follower.meterRegistry())).isPositive();
     assertThat(lease(ns).getSpec().getHolderIdentity()).isEqualTo(follower.identity());
   }
@@ -149,7 +149,7 @@ class TrainerOperatorTest {
     cluster.createTrainJob(ns, "alpha", tj -> {
     });
 
-    cluster.awaitCondition(ns, "alpha", "Created", "True");
+    cluster.awaitJobSet(ns, "alpha");
     assertThat(operator.cache().isCached(JobSet.class)).isTrue();
     assertThat(cluster.server().requests())
         .noneMatch(request -> request.path().startsWith("/apis/scheduling.x-k8s.io/v1alpha1/"));
@@ -166,7 +166,7 @@ class TrainerOperatorTest {
     cluster.createTrainJob(ns, "alpha", tj -> {
     });
 
-    cluster.awaitCondition(ns, "alpha", "Created", "True");
+    cluster.awaitJobSet(ns, "alpha");
 
     assertThat(cluster.trainJob("unwatched", "ignored").getStatus()).isNull();
     assertThat(cluster.jobSet("unwatched", "ignored")).isEmpty();

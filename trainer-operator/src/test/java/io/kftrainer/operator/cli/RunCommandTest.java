@@ -38,6 +38,9 @@ class RunCommandTest {
     assertThat(config.kubeApiBurst()).isEqualTo(100);
     assertThat(config.trainJobConcurrency()).isEqualTo(5);
     assertThat(config.timings()).isEqualTo(OperatorConfig.Timings.defaults());
+    assertThat(config.bindAddress()).isEqualTo("0.0.0.0");
+    assertThat(config.createdCondition()).isFalse();
+    assertThat(config.allowPluginLoadFailures()).isFalse();
   }
 
   @Test
@@ -45,12 +48,13 @@ class RunCommandTest {
     OperatorConfig config = parse("--kubeconfig=/tmp/kc", "--plugins-dir=/plugins", "--namespaces=team-a, team-b",
         "--webhook-port=10443", "--webhook-cert-dir=/certs", "--webhook-secret-name=s", "--webhook-service-name=svc",
         "--operator-namespace=ops", "--health-port=1", "--metrics-port=2", "--leader-elect=false",
-        "--leader-election-lease-name=lease", "--kube-api-qps=7.5", "--kube-api-burst=9", "--trainjob-concurrency=3");
+        "--leader-election-lease-name=lease", "--kube-api-qps=7.5", "--kube-api-burst=9", "--trainjob-concurrency=3",
+        "--bind-address=10.0.0.5", "--created-condition", "--allow-plugin-load-failures");
 
     assertThat(config).isEqualTo(new OperatorConfig(Optional.of(Path.of("/tmp/kc")), Path.of("/plugins"),
         Set.of("team-a", "team-b"), "ops", new OperatorConfig.Webhook(10443, Optional.of(Path.of("/certs")), "s",
             "svc"), 1, 2, new OperatorConfig.LeaderElection(false, "lease"), 7.5, 9, 3,
-        OperatorConfig.Timings.defaults()));
+        OperatorConfig.Timings.defaults(), "10.0.0.5", true, true));
   }
 
   @Test
@@ -73,7 +77,8 @@ class RunCommandTest {
         "--health-port=PORT", "(default: 8081)", "--metrics-port=PORT", "(default: 8080)", "--leader-elect",
         "(default: true)", "--leader-election-lease-name=NAME", "(default: trainer.kubeflow.org)",
         "--kube-api-qps=QPS", "(default: 50)", "--kube-api-burst=N", "(default: 100)", "--trainjob-concurrency=N",
-        "(default: 5)");
+        "(default: 5)", "--bind-address=ADDRESS", "(default: 0.0.0.0, every interface)",
+        "--created-condition", "--allow-plugin-load-failures");
   }
 
   @Test

@@ -35,11 +35,11 @@ class NoOpResyncTest {
       Instant start = Instant.now();
       cluster.createTrainJob(NS, "torch", tj -> {
       });
-      cluster.awaitCondition(NS, "torch", "Created", "True");
+      cluster.awaitJobSet(NS, "torch");
       Duration timeToCreated = Duration.between(start, Instant.now());
       cluster.createTrainJob(NS, "mpi", tj -> tj.getSpec().getRuntimeRef().setName("mpi"));
       cluster.createTrainJob(NS, "gang", tj -> tj.getSpec().getRuntimeRef().setName("gang"));
-      TRAINJOBS.forEach(name -> cluster.awaitCondition(NS, name, "Created", "True"));
+      TRAINJOBS.forEach(name -> cluster.awaitJobSet(NS, name));
       awaitReconciles(operator, 2 * TRAINJOBS.size());
 
       cluster.server().resetRequests();

@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A plugin that throws fails the reconcile of that TrainJob only: its {@code Created} condition and a Warning Event
+ * A plugin that throws fails the reconcile of that TrainJob only: its {@code Created} condition (the operator runs
+ * with {@code --created-condition}) and a Warning Event
  * name the plugin, JOSDK retries it with back-off, and another TrainJob is built meanwhile. The plugin comes from a
  * jar in {@code --plugins-dir}, loaded like any third-party plugin.
  */
@@ -31,7 +32,7 @@ class PluginFailureTest {
   void aThrowingPluginFailsOnlyItsTrainJobAndIsRetried(@TempDir Path pluginsDir) throws Exception {
     writePluginJar(pluginsDir.resolve("exploding.jar"), ExplodingPlugin.class);
     try (TestCluster cluster = TestCluster.start()) {
-      TrainerOperator operator = cluster.startOperator(TestCluster.config(pluginsDir));
+      TrainerOperator operator = cluster.startOperator(TestCluster.config(pluginsDir).withCreatedCondition(true));
       assertThat(operator.runner().plugins()).extracting(Plugin::name).contains(ExplodingPlugin.NAME);
       cluster.createRuntimes(NS);
 
@@ -40,7 +41,7 @@ class PluginFailureTest {
       cluster.createTrainJob(NS, "fine", tj -> {
       });
 
-      cluster.awaitCondition(NS, "fine", "Created", "True");
+      cluster.awaitJobSet(NS, "fine");
       Condition failed = cluster.awaitCondition(NS, ExplodingPlugin.VICTIM, "Created", "False");
       assertThat(failed.getReason()).isEqualTo("BuildFailed");
       assertThat(failed.getMessage())

@@ -160,6 +160,11 @@ public final class TestCluster implements AutoCloseable {
         .resource(jobSet).updateStatus();
   }
 
+  /** The TrainJob's JobSet, once the operator has applied it (its children exist). */
+  public JobSet awaitJobSet(String namespace, String name) {
+    return await().atMost(TIMEOUT).until(() -> jobSet(namespace, name), Optional::isPresent).orElseThrow();
+  }
+
   /** The TrainJob's condition, once the operator has set it. */
   public Condition awaitCondition(String namespace, String name, String type, String status) {
     return await().atMost(TIMEOUT).until(() -> condition(namespace, name, type)

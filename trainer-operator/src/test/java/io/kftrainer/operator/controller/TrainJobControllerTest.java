@@ -54,32 +54,26 @@ class TrainJobControllerTest {
   }
 
   @Test
-  void aTrainJobGetsAJobSetItControlsAndTheCreatedCondition() {
+  void aTrainJobGetsAJobSetItControlsAndNoConditionAsUpstream() {
     String ns = "created";
     cluster.createRuntimes(ns);
     TrainJob trainJob = cluster.createTrainJob(ns, "alpha", tj -> {
     });
 
-    Condition created = cluster.awaitCondition(ns, "alpha", "Created", "True");
+    JobSet jobSet = cluster.awaitJobSet(ns, "alpha");
 
-    assertThat(created.getReason()).isEqualTo("JobsCreated");
-    assertThat(created.getMessage()).isEqualTo("TrainJob resources were created");
-    JobSet jobSet = cluster.jobSet(ns, "alpha").orElseThrow();
     assertIsChildOf(jobSet, trainJob);
     assertThat(jobSet.getSpec().getReplicatedJobs()).singleElement().satisfies(job -> {
       assertThat(job.getName()).isEqualTo("node");
       assertThat(job.getTemplate().getSpec().getParallelism()).isEqualTo(2);
     });
     assertThat(jobSet.getSpec().getSuspend()).isFalse();
-    awaitEvent(ns, "alpha", event -> {
-      assertThat(event.getType()).isEqualTo("Normal");
-      assertThat(event.getReason()).isEqualTo("JobsCreated");
-      assertThat(event.getMessage()).isEqualTo("TrainJob resources were created");
-      assertThat(event.getSource().getComponent()).isEqualTo("trainer-operator");
-      assertThat(event.getReportingComponent()).isEqualTo("trainer-operator");
-      assertThat(event.getReportingInstance()).isEqualTo(operator.identity());
-      assertThat(event.getInvolvedObject().getUid()).isEqualTo(trainJob.getMetadata().getUid());
+    await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(5)).until(() -> {
+      TrainJob stored = cluster.trainJob(ns, "alpha");
+      return stored.getStatus() == null || stored.getStatus().getConditions() == null
+          || stored.getStatus().getConditions().isEmpty();
     });
+    assertThat(cluster.events(ns, "alpha")).isEmpty();
   }
 
   @Test
@@ -88,7 +82,7 @@ class TrainJobControllerTest {
     cluster.createRuntimes(ns);
     TrainJob trainJob = cluster.createTrainJob(ns, "alpha", tj -> {
     });
-    cluster.awaitCondition(ns, "alpha", "Created", "True");
+    cluster.awaitJobSet(ns, "alpha");
 
     ConfigMap snapshot = cluster.client().configMaps().inNamespace(ns).withName("alpha-runtime-snapshot").get();
 
@@ -130,7 +124,7 @@ class TrainJobControllerTest {
     cluster.createRuntimes(ns);
     TrainJob trainJob = cluster.createTrainJob(ns, "alpha", tj -> tj.getSpec().getRuntimeRef().setName("mpi"));
 
-    cluster.awaitCondition(ns, "alpha", "Created", "True");
+    cluster.awaitJobSet(ns, "alpha");
 
     Secret secret = cluster.client().secrets().inNamespace(ns).withName("alpha-mpi-ssh-auth").get();
     ConfigMap hostfile = cluster.client().configMaps().inNamespace(ns).withName("alpha-mpi-hostfile").get();
@@ -147,7 +141,7 @@ class TrainJobControllerTest {
     cluster.createRuntimes(ns);
     TrainJob trainJob = cluster.createTrainJob(ns, "alpha", tj -> tj.getSpec().getRuntimeRef().setName("gang"));
 
-    cluster.awaitCondition(ns, "alpha", "Created", "True");
+    cluster.awaitJobSet(ns, "alpha");
 
     GenericKubernetesResource podGroup = cluster.client()
         .genericKubernetesResources("scheduling.x-k8s.io/v1alpha1", "PodGroup").inNamespace(ns).withName("alpha").get();
@@ -214,7 +208,7 @@ class TrainJobControllerTest {
     String ns = "deadline";
     cluster.createRuntimes(ns);
     cluster.createTrainJob(ns, "alpha", tj -> tj.getSpec().setActiveDeadlineSeconds(2L));
-    cluster.awaitCondition(ns, "alpha", "Created", "True");
+    cluster.awaitJobSet(ns, "alpha");
 
     Condition failed = cluster.awaitCondition(ns, "alpha", "Failed", "True");
 
@@ -224,6 +218,9 @@ class TrainJobControllerTest {
     awaitEvent(ns, "alpha", event -> {
       assertThat(event.getType()).isEqualTo("Warning");
       assertThat(event.getReason()).isEqualTo("DeadlineExceeded");
+      assertThat(event.getSource().getComponent()).isEqualTo("trainer-operator");
+      assertThat(event.getReportingComponent()).isEqualTo("trainer-operator");
+      assertThat(event.getReportingInstance()).isEqualTo(operator.identity());
     });
   }
 
@@ -278,11 +275,11 @@ class TrainJobControllerTest {
     cluster.createTrainJob(ns, "alpha", tj -> {
     });
 
-    Condition created = cluster.awaitCondition(ns, "alpha", "Created", "False");
+    awaitEvent(ns, "alpha", event -> assertThat(event.getMessage()).isEqualTo("TrainJob resources reconciliation "
+        + "failed: runtime snapshot ConfigMap " + ns + "/alpha-runtime-snapshot is not controlled by TrainJob alpha"));
 
-    assertThat(created.getReason()).isEqualTo("RuntimeSnapshotInvalid");
-    assertThat(created.getMessage()).isEqualTo("runtime snapshot ConfigMap " + ns
-        + "/alpha-runtime-snapshot is not controlled by TrainJob alpha");
+    assertThat(cluster.trainJob(ns, "alpha").getStatus()).satisfiesAnyOf(
+        status -> assertThat(status).isNull(), status -> assertThat(status.getConditions()).isNullOrEmpty());
     assertThat(cluster.jobSet(ns, "alpha")).isEmpty();
     assertThat(cluster.client().configMaps().inNamespace(ns).withName("alpha-runtime-snapshot").get().getData())
         .containsExactly(Map.entry("runtime", "someone else's"));
@@ -301,7 +298,7 @@ class TrainJobControllerTest {
     cluster.createTrainJob(ns, "here", tj -> {
     });
 
-    cluster.awaitCondition(ns, "here", "Created", "True");
+    cluster.awaitJobSet(ns, "here");
 
     await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(5)).until(() ->
         cluster.trainJob(ns, "delegated").getStatus() == null && cluster.jobSet(ns, "delegated").isEmpty());
@@ -318,7 +315,7 @@ class TrainJobControllerTest {
         .withNewMetadata().withNamespace(ns).withName("unrelated").endMetadata().build()).create();
     cluster.createTrainJob(ns, "alpha", tj -> {
     });
-    cluster.awaitCondition(ns, "alpha", "Created", "True");
+    cluster.awaitJobSet(ns, "alpha");
 
     assertThat(operator.cache().list(ConfigMap.class, ns))
         .extracting(cm -> cm.getMetadata().getName())
@@ -329,12 +326,11 @@ class TrainJobControllerTest {
   void theTrainJobGaugeCountsTrainJobsByTrueCondition() {
     String ns = "gauge";
     cluster.createRuntimes(ns);
-    cluster.createTrainJob(ns, "alpha", tj -> {
-    });
-    cluster.awaitCondition(ns, "alpha", "Created", "True");
+    cluster.createTrainJob(ns, "alpha", tj -> tj.getSpec().setSuspend(true));
+    cluster.awaitCondition(ns, "alpha", "Suspended", "True");
 
     await().atMost(TestCluster.TIMEOUT).untilAsserted(() -> assertThat(operator.meterRegistry()
-        .get("trainer.trainjobs").tag("condition", "Created").gauge().value()).isGreaterThanOrEqualTo(1));
+        .get("trainer.trainjobs").tag("condition", "Suspended").gauge().value()).isGreaterThanOrEqualTo(1));
     assertThat(operator.meterRegistry().get("operator.sdk.reconciliations.started").counters()).isNotEmpty();
   }
 

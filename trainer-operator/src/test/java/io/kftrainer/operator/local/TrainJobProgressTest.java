@@ -29,14 +29,27 @@ class TrainJobProgressTest {
   }
 
   @Test
-  void theFirstTransitionNamesTheChildrenCreatedSoFar() {
+  void newChildrenWithoutAConditionMakeACreatedLine() {
     children.add(jobSet("mnist"));
     children.add(new ConfigMapBuilder().withNewMetadata().withName("mnist-runtime-snapshot").endMetadata().build());
 
-    progress.onUpdate(trainJob(), trainJob(condition("Created", "True", "JobsCreated", "created")));
+    progress.onAdd(trainJob());
+    progress.childrenChanged(trainJob());
+    progress.childrenChanged(trainJob());
 
     assertThat(lines).containsExactly(
-        "trainjob default/mnist: Created (JobsCreated) -> JobSet mnist, ConfigMap mnist-runtime-snapshot");
+        "trainjob default/mnist: created JobSet mnist, ConfigMap mnist-runtime-snapshot");
+  }
+
+  @Test
+  void theFirstTransitionNamesTheChildrenNotShownYet() {
+    children.add(jobSet("mnist"));
+    children.add(new ConfigMapBuilder().withNewMetadata().withName("mnist-runtime-snapshot").endMetadata().build());
+
+    progress.onUpdate(trainJob(), trainJob(condition("Suspended", "True", "Suspended", "TrainJob is suspended")));
+
+    assertThat(lines).containsExactly(
+        "trainjob default/mnist: Suspended (Suspended) -> JobSet mnist, ConfigMap mnist-runtime-snapshot");
   }
 
   @Test
@@ -45,6 +58,7 @@ class TrainJobProgressTest {
     Condition created = condition("Created", "True", "JobsCreated", "created");
     progress.onAdd(trainJob(created));
     progress.onUpdate(trainJob(created), trainJob(created));
+    progress.childrenChanged(trainJob(created));
 
     progress.onUpdate(trainJob(created), trainJob(created,
         condition("Complete", "True", "JobsCompleted", "jobset completed successfully")));

@@ -81,7 +81,7 @@ class OperatorEndpointsTest {
     cluster.createRuntimes(ns);
     cluster.createTrainJob(ns, "counted", tj -> {
     });
-    cluster.awaitCondition(ns, "counted", "Created", "True");
+    cluster.awaitJobSet(ns, "counted");
 
     String metrics = get("/metrics").body();
 

@@ -117,14 +117,14 @@ class OpsServerTest {
 
   @Test
   void aRegistryThatIsNotPrometheusHasNoMetricsEndpoint() throws Exception {
-    server = new OpsServer(0, 0, readiness, new SimpleMeterRegistry());
+    server = new OpsServer("127.0.0.1", 0, 0, readiness, new SimpleMeterRegistry());
     server.start();
 
     assertThat(get(server.metricsPort(), "/metrics").statusCode()).isEqualTo(404);
   }
 
   private OpsServer start(int healthPort, int metricsPort) throws IOException {
-    OpsServer started = new OpsServer(healthPort, metricsPort, readiness, registry);
+    OpsServer started = new OpsServer("127.0.0.1", healthPort, metricsPort, readiness, registry);
     started.start();
     return started;
   }

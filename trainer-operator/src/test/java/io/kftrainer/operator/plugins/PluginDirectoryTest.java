@@ -1,8 +1,16 @@
 package io.kftrainer.operator.plugins;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.kftrainer.framework.runner.PluginSetupException;
+import io.kftrainer.framework.spi.Plugin;
+import io.kftrainer.operator.app.OperatorConfig;
+import io.kftrainer.operator.app.TrainerOperator;
 import io.kftrainer.operator.cli.TestingCli;
 import io.kftrainer.operator.cli.TestingCli.Run;
 import io.kftrainer.testkit.Yaml;
@@ -18,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Third-party plugins from {@code --plugins-dir}, with a real plugin jar compiled and packed by the test
  * ({@link TestingPluginJar}): {@code plugins} lists it with its jar, {@code render} applies it, a broken jar next
- * to it is reported while it still loads, and two plugins of the same name stop the operator.
+ * to it stops {@code run} and {@code local} (fail closed) unless {@code --allow-plugin-load-failures}, and two
+ * plugins of the same name stop the operator.
  */
 class PluginDirectoryTest {
 
@@ -92,7 +101,7 @@ class PluginDirectoryTest {
     Run run = TestingCli.run("plugins", "--plugins-dir", pluginsDir.toString());
 
     assertThat(run.exitCode()).isEqualTo(1);
-    assertThat(run.err()).isEmpty();
+    assertThat(run.err()).isEqualTo(brokenJarError());
     assertThat(run.out().lines()).first().asString().startsWith("NAME").contains("EXTENSION POINTS", "ORIGIN");
     assertThat(run.out().lines())
         .anyMatch(line -> line.matches("TeamLabel +1000 +EnforcePodGroupPolicy +" + teamLabelJar))
@@ -100,6 +109,54 @@ class PluginDirectoryTest {
     assertThat(run.out()).endsWith("\nLoad problems:\n  " + brokenJar + ": not a readable jar: zip END header not "
         + "found\n");
   }
+
+  @Test
+  void runStopsOnABrokenJarNamingItAndTheCause() throws IOException {
+    Path kubeconfig = Files.writeString(tmp.resolve("unreachable.kubeconfig"), UNREACHABLE_KUBECONFIG);
+
+    Run run = TestingCli.run("run", "--plugins-dir", pluginsDir.toString(), "--kubeconfig", kubeconfig.toString(),
+        "--leader-elect=false", "--health-port=0", "--metrics-port=0", "--webhook-port=0");
+
+    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.err()).isEqualTo(brokenJarError());
+  }
+
+  @Test
+  void localStopsOnABrokenJarWithTheSameError() {
+    Run run = TestingCli.run("local", "--plugins-dir", pluginsDir.toString(), "--port=0",
+        "--kubeconfig-out=" + tmp.resolve("local.kubeconfig"));
+
+    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.err()).isEqualTo(brokenJarError());
+  }
+
+  @Test
+  void allowingLoadFailuresBuildsTheOperatorWithTheOtherPlugins() {
+    OperatorConfig config = OperatorConfig.defaults().withPluginsDir(pluginsDir);
+    try (KubernetesClient client = new KubernetesClientBuilder()
+        .withConfig(new ConfigBuilder().withMasterUrl("https://127.0.0.1:1").build()).build()) {
+
+      assertThatThrownBy(() -> TrainerOperator.builder(config, client).build())
+          .isInstanceOf(PluginSetupException.class).hasMessageContaining(brokenJar.toString());
+      TrainerOperator operator = TrainerOperator.builder(config.withAllowPluginLoadFailures(true), client).build();
+
+      assertThat(operator.runner().plugins()).extracting(Plugin::name).contains("TeamLabel", "JobSet");
+    }
+  }
+
+  private static String brokenJarError() {
+    return "Error: cannot load plugin " + brokenJar + ": not a readable jar: zip END header not found "
+        + "(--allow-plugin-load-failures starts without it)\n";
+  }
+
+  private static final String UNREACHABLE_KUBECONFIG = """
+      apiVersion: v1
+      kind: Config
+      clusters: [{name: none, cluster: {server: "https://127.0.0.1:1"}}]
+      users: [{name: none, user: {token: none}}]
+      contexts: [{name: none, context: {cluster: none, user: none}}]
+      current-context: none
+      """;
 
   @Test
   void renderAppliesTheThirdPartyPluginDespiteTheBrokenJar() {
