@@ -22,12 +22,11 @@ import java.util.Optional;
  * node, which {@code jax.distributed.initialize()} configures from the environment.
  *
  * <p>The trainer pod set runs {@code trainer.numNodes} pods when the TrainJob sets it; its container {@code node}
- * gets the TrainJob's {@code trainer.env}, then {@code JAX_NUM_PROCESSES} (the pod count), {@code JAX_PROCESS_ID}
- * (the pod's completion index) and {@code JAX_COORDINATOR_ADDRESS} ({@link CoordinatorAddress}), and port 29500.
+ * gets {@code JAX_NUM_PROCESSES} (the pod count), {@code JAX_PROCESS_ID} (the pod's completion index) and
+ * {@code JAX_COORDINATOR_ADDRESS} ({@link CoordinatorAddress}), and port 29500.
  *
- * <p>Upstream upserts no {@code trainer.env} for JAX (and its PlainML plugin skips JAX runtimes), so a TrainJob's
- * variables never reach the pods; this plugin applies them, before its own. Like upstream it has no validation: a
- * TrainJob variable named like one of the three is overwritten.
+ * <p>The TrainJob's {@code trainer.env} is not this plugin's: as upstream, the JobSet builder upserts it into the
+ * built JobSet, so it comes after the {@code JAX_*} variables and a TrainJob variable of the same name wins.
  */
 @AutoService(Plugin.class)
 public final class JaxPlugin implements EnforceMLPolicy {
@@ -71,13 +70,11 @@ public final class JaxPlugin implements EnforceMLPolicy {
             .withNewValueFrom().withNewFieldRef().withFieldPath(COMPLETION_INDEX_FIELD_PATH).endFieldRef()
             .endValueFrom().build(),
         value(ENV_COORDINATOR_ADDRESS, CoordinatorAddress.of(info, trainJob).toString()));
-    info.putPodSet(podSet.withContainer(TrainerConstants.CONTAINER_NODE, c -> node(c, trainer, jaxEnv)));
+    info.putPodSet(podSet.withContainer(TrainerConstants.CONTAINER_NODE, c -> node(c, jaxEnv)));
   }
 
-  private static ContainerInfo node(ContainerInfo container, Trainer trainer, List<EnvVar> jaxEnv) {
-    ContainerInfo result = trainer != null && trainer.getEnv() != null
-        ? container.withEnvUpserted(trainer.getEnv()) : container;
-    return result.withEnvUpserted(jaxEnv)
+  private static ContainerInfo node(ContainerInfo container, List<EnvVar> jaxEnv) {
+    return container.withEnvUpserted(jaxEnv)
         .withPortAdded(new ContainerPortBuilder().withContainerPort(CoordinatorAddress.PORT).build());
   }
 

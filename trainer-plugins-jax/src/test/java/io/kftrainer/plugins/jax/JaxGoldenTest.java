@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 class JaxGoldenTest {
 
   @Test
-  void twoJaxNodesGetProcessCountIdAndCoordinatorAfterTheTrainJobEnv() {
+  void twoJaxNodesGetProcessCountIdAndCoordinatorThenTheTrainJobEnv() {
     TrainJob trainJob = Fixtures.trainJob(Fixtures.resource("scenarios/two-nodes/trainjob.yaml"));
     String trainJobBefore = Yaml.dump(trainJob);
 
