@@ -3,8 +3,6 @@ package io.kftrainer.operator.yaml;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 import java.io.IOException;
@@ -14,14 +12,13 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Reads multi-document YAML (and so JSON) manifests into {@link Manifest}s. Empty documents are skipped, as
- * {@code kubectl} does; whether a document is a Kubernetes object is {@link Manifest#check()}'s business, so that
+ * Reads multi-document YAML (and so JSON) manifests into {@link Manifest}s, with anchors, aliases and merge keys
+ * ({@link YamlTrees}). Empty documents are skipped, as {@code kubectl} does; whether a document is a Kubernetes object is {@link Manifest#check()}'s business, so that
  * every bad document of a file can be reported.
  */
 public final class ManifestReader {
 
   private static final YAMLFactory YAML = YAMLFactory.builder().build();
-  private static final ObjectMapper MAPPER = JsonMapper.builder().build();
   private static final Pattern SNAKEYAML_MARK = Pattern.compile("\\s*in '[^']*', line (\\d+), column (\\d+):?");
 
   private ManifestReader() {
@@ -36,9 +33,7 @@ public final class ManifestReader {
   public static List<Manifest> read(String text, String source) {
     List<Manifest> manifests = new ArrayList<>();
     try (YAMLParser parser = YAML.createParser(text)) {
-      var trees = MAPPER.readValues(parser, JsonNode.class);
-      while (trees.hasNextValue()) {
-        JsonNode tree = trees.nextValue();
+      for (JsonNode tree : YamlTrees.read(parser)) {
         if (!isEmpty(tree)) {
           manifests.add(new Manifest(source, manifests.size() + 1, tree));
         }

@@ -19,9 +19,9 @@ import java.util.List;
  * operator's fabric8 serialization (exactly the body the operator would send), then written as
  *
  * <ul>
- *   <li>{@link #YAML}: one document per object, each starting with {@code ---}; strings are quoted only where
- *       YAML needs it (and always when they look like numbers or booleans), multi-line strings are literal
- *       blocks;</li>
+ *   <li>{@link #YAML}: one document per object, each starting with {@code ---}; strings are quoted where YAML
+ *       needs it and wherever a YAML 1.1 or 1.2 resolver would read them as another type
+ *       ({@link ResolverSafeQuoting}), multi-line strings are literal blocks;</li>
  *   <li>{@link #JSON}: one {@code v1 List} object with the objects as {@code items}, indented.</li>
  * </ul>
  *
@@ -56,6 +56,7 @@ public enum OutputFormat {
       .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS)
       .enable(YAMLGenerator.Feature.LITERAL_BLOCK_STYLE)
       .disable(YAMLGenerator.Feature.SPLIT_LINES)
+      .stringQuotingChecker(ResolverSafeQuoting.INSTANCE)
       .build());
   private static final ObjectMapper JSON_MAPPER = JsonMapper.builder()
       .enable(SerializationFeature.INDENT_OUTPUT)

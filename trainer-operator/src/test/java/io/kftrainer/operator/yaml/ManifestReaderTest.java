@@ -51,6 +51,46 @@ class ManifestReaderTest {
   }
 
   @Test
+  void anchorsAliasesAndMergeKeysResolveAsKubectlResolvesThem() {
+    List<Manifest> manifests = ManifestReader.read("""
+        apiVersion: trainer.kubeflow.org/v1alpha1
+        kind: TrainJob
+        metadata: {name: anchored}
+        spec:
+          runtimeRef: {name: torch-distributed}
+          trainer:
+            resourcesPerNode:
+              requests: &res {cpu: "2", memory: 1Gi}
+              limits: *res
+            env:
+              - &base {name: A, value: "1"}
+              - <<: *base
+                name: B
+              - <<: [{name: C, value: "3"}, {value: "never"}]
+        ---
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: {name: second}
+        data: {res: "*res is only text here"}
+        """, "in.yaml");
+
+    TrainJob trainJob = manifests.get(0).as(TrainJob.class);
+    assertThat(trainJob.getSpec().getTrainer().getResourcesPerNode().getLimits())
+        .isEqualTo(trainJob.getSpec().getTrainer().getResourcesPerNode().getRequests())
+        .containsOnlyKeys("cpu", "memory");
+    assertThat(trainJob.getSpec().getTrainer().getEnv())
+        .extracting(e -> e.getName() + "=" + e.getValue()).containsExactly("A=1", "B=1", "C=3");
+    assertThat(manifests.get(1).tree().at("/data/res").asText()).isEqualTo("*res is only text here");
+  }
+
+  @Test
+  void anUndefinedAliasIsAnError() {
+    assertThatThrownBy(() -> ManifestReader.read("a: *nowhere\n", "in.yaml"))
+        .isInstanceOf(ManifestException.class)
+        .hasMessageContaining("found undefined alias *nowhere");
+  }
+
+  @Test
   void invalidYamlIsReportedOnOneLineWithThePosition() {
     assertThatThrownBy(() -> ManifestReader.read("a: b\n c: d\n", "in.yaml"))
         .isInstanceOf(ManifestException.class)
