@@ -121,7 +121,7 @@ public final class TrainerOperator {
       controller.withGenerationAware(true)
           .withRetry(retry())
           .withReconciliationMaxInterval(config.timings().resyncPeriod())
-          .withFieldManager(TrainJobReconciler.NAME);
+          .withFieldManager(TrainJobReconciler.FIELD_MANAGER);
     });
     TrainJobMetrics.register(meterRegistry, cache);
     Operator running = operator;

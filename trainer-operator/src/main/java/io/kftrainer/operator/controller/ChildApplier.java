@@ -12,15 +12,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The only writer of a TrainJob's children: server-side apply with field manager {@value #FIELD_MANAGER} and
- * forced ownership, as upstream, but only for objects whose desired state is not already in the informer cache
- * ({@link JsonSubset}), so that a reconcile that changes nothing sends nothing. Each write is recorded in the
- * cache ({@link CacheObjectLookup#recordWrite}).
+ * The only writer of a TrainJob's children: server-side apply with field manager
+ * {@value TrainJobReconciler#FIELD_MANAGER} and forced ownership, as upstream, but only when the apply would change
+ * the cached object: when the desired state is not in it ({@link JsonSubset}), or when the operator's field
+ * manager owns a field the desired state no longer sets ({@link OwnedFields}), which the apply removes. So a
+ * reconcile that changes nothing sends nothing. Each write is recorded in the cache
+ * ({@link CacheObjectLookup#recordWrite}).
  */
 final class ChildApplier {
-
-  /** Upstream's field owner of everything the TrainJob controller applies. */
-  static final String FIELD_MANAGER = "trainer";
 
   private static final Logger LOG = LoggerFactory.getLogger(ChildApplier.class);
 
@@ -51,7 +50,7 @@ final class ChildApplier {
 
   private boolean apply(HasMetadata desired) {
     Optional<? extends HasMetadata> observed = observed(desired);
-    if (observed.isPresent() && JsonSubset.contains(tree(observed.get()), JsonSubset.comparable(tree(desired)))) {
+    if (observed.isPresent() && isApplied(tree(observed.get()), JsonSubset.comparable(tree(desired)))) {
       return false;
     }
     if (!cache.isCached(desired.getClass())) {
@@ -60,7 +59,8 @@ final class ChildApplier {
     }
     HasMetadata applied;
     try {
-      applied = client.resource(desired).fieldManager(FIELD_MANAGER).forceConflicts().serverSideApply();
+      applied = client.resource(desired).fieldManager(TrainJobReconciler.FIELD_MANAGER).forceConflicts()
+          .serverSideApply();
     } catch (KubernetesClientException e) {
       throw new ChildApplyException(ApplyFailureMessages.of(desired, e), e);
     }
@@ -68,6 +68,12 @@ final class ChildApplier {
     LOG.info("Applied {} {}/{}", desired.getKind(), desired.getMetadata().getNamespace(),
         desired.getMetadata().getName());
     return true;
+  }
+
+  /** Whether applying {@code desired} would leave {@code observed} as it is. */
+  static boolean isApplied(JsonNode observed, JsonNode desired) {
+    return JsonSubset.contains(observed, desired) && OwnedFields.ofApply(observed, TrainJobReconciler.FIELD_MANAGER)
+        .map(owned -> OwnedFields.allSetIn(owned, desired)).orElse(false);
   }
 
   /** Deletes the TrainJob's child of this type and the TrainJob's name, if the cache holds one. */

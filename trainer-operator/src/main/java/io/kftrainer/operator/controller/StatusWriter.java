@@ -50,7 +50,8 @@ final class StatusWriter {
     // resource(observed), not withName(...): fabric8 reads the object from the server first for the latter
     TrainJob updated = client.resource(observed)
         .subresource("status")
-        .patch(PatchContext.of(PatchType.JSON_MERGE), serialization.asJson(patch));
+        .patch(new PatchContext.Builder().withPatchType(PatchType.JSON_MERGE)
+            .withFieldManager(TrainJobReconciler.FIELD_MANAGER).build(), serialization.asJson(patch));
     context.eventSourceRetriever().getControllerEventSource()
         .handleRecentResourceUpdate(ResourceID.fromResource(observed), updated, observed);
     return true;

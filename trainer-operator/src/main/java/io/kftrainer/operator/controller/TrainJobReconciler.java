@@ -50,6 +50,12 @@ public final class TrainJobReconciler implements Reconciler<TrainJob> {
 
   public static final String NAME = "trainjob-controller";
 
+  /**
+   * The field manager of every write of the operator (children, status, finalizers): upstream's field owner
+   * {@code trainer}, so that ownership carries over between the two operators.
+   */
+  public static final String FIELD_MANAGER = "trainer";
+
   /** Condition reason of a build that failed because a plugin threw. */
   public static final String REASON_BUILD_FAILED = "BuildFailed";
   /** Condition reason of a build that failed because the runtime snapshot cannot be used. */

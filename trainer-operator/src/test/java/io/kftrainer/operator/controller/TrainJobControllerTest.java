@@ -9,9 +9,11 @@ import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ManagedFieldsEntry;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.kftrainer.api.jobset.v1alpha2.JobSet;
+import io.kftrainer.api.v1alpha1.RuntimePatch;
 import io.kftrainer.api.v1alpha1.RuntimeRef;
 import io.kftrainer.api.v1alpha1.TrainJob;
 import io.kftrainer.api.v1alpha1.TrainerConstants;
@@ -19,6 +21,7 @@ import io.kftrainer.api.v1alpha1.TrainingRuntime;
 import io.kftrainer.framework.runner.ChildObjects;
 import io.kftrainer.operator.app.TrainerOperator;
 import io.kftrainer.operator.runtime.CrdDefaults;
+import io.kftrainer.testkit.Fixtures;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -74,6 +77,42 @@ class TrainJobControllerTest {
           || stored.getStatus().getConditions().isEmpty();
     });
     assertThat(cluster.events(ns, "alpha")).isEmpty();
+  }
+
+  @Test
+  void aFieldTheOperatorStopsSettingIsAppliedAwayEvenWhenTheRestIsUnchanged() {
+    String ns = "dropped";
+    cluster.createRuntimes(ns);
+    cluster.createTrainJob(ns, "alpha", tj -> {
+      tj.getSpec().setSuspend(true);
+      tj.getSpec().setRuntimePatches(List.of(Fixtures.serialization().unmarshal("""
+          manager: example.com/team
+          trainingRuntimeSpec: {template: {metadata: {labels: {example.com/team: vision}}}}
+          """, RuntimePatch.class)));
+    });
+    await().atMost(TestCluster.TIMEOUT).until(() -> cluster.jobSet(ns, "alpha")
+        .map(jobSet -> ownedLabels(jobSet).contains("example.com/team")).orElse(false));
+
+    TrainJob unpatched = cluster.trainJob(ns, "alpha");
+    unpatched.getSpec().setRuntimePatches(null);
+    cluster.client().resource(unpatched).update();
+
+    // the apply without the label gives it up (a real API server then removes it; the embedded one keeps values)
+    await().atMost(TestCluster.TIMEOUT).until(() -> !ownedLabels(cluster.jobSet(ns, "alpha").orElseThrow())
+        .contains("example.com/team"));
+    assertThat(cluster.jobSet(ns, "alpha").orElseThrow().getMetadata().getManagedFields())
+        .extracting(ManagedFieldsEntry::getManager).containsOnly(TrainJobReconciler.FIELD_MANAGER);
+  }
+
+  /** The JobSet labels owned by the operator's field manager. */
+  private static List<String> ownedLabels(JobSet jobSet) {
+    return jobSet.getMetadata().getManagedFields().stream()
+        .filter(entry -> TrainJobReconciler.FIELD_MANAGER.equals(entry.getManager()))
+        .map(entry -> cluster.client().getKubernetesSerialization()
+            .convertValue(entry.getFieldsV1(), com.fasterxml.jackson.databind.JsonNode.class)
+            .path("f:metadata").path("f:labels"))
+        .flatMap(labels -> labels.propertyStream().map(field -> field.getKey().substring(2)))
+        .toList();
   }
 
   @Test
