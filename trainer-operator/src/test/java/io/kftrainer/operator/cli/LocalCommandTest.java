@@ -236,7 +236,7 @@ class LocalCommandTest {
 
     assertThat(kubectl("create", "-f", file.toString())).isEqualTo("trainjob.trainer.kubeflow.org/with-kubectl created\n");
     await().atMost(TIMEOUT).untilAsserted(() -> assertThat(kubectl("get", "trainjobs"))
-        .containsPattern("NAME +AGE +STATE\n(.*\n)*with-kubectl +\\S+ *\n"));
+        .containsPattern("NAME +STATE +AGE\n(.*\n)*with-kubectl +\\S+\n"));
     assertThat(kubectl("get", "jobsets,configmaps")).contains("jobset.jobset.x-k8s.io/with-kubectl",
         "configmap/with-kubectl-runtime-snapshot");
 
@@ -248,7 +248,7 @@ class LocalCommandTest {
         "{\"status\":{\"conditions\":[{\"type\":\"Completed\",\"status\":\"True\",\"reason\":\"AllJobsCompleted\","
             + "\"message\":\"jobset completed successfully\",\"lastTransitionTime\":\"2026-01-01T00:00:00Z\"}]}}");
     await().atMost(TIMEOUT).untilAsserted(() -> assertThat(kubectl("get", "trainjob", "with-kubectl"))
-        .containsPattern("with-kubectl +\\S+ +Complete\n"));
+        .containsPattern("with-kubectl +Complete +\\S+\n"));
 
     assertThat(kubectl("delete", "trainjob", "with-kubectl"))
         .isEqualTo("trainjob.trainer.kubeflow.org \"with-kubectl\" deleted\n");
