@@ -62,14 +62,8 @@ public final class LocalCommand implements Callable<Integer> {
           + "machine only).")
   private String bindAddress;
 
-  @Option(names = "--created-condition", paramLabel = "BOOLEAN", arity = "0..1", defaultValue = "false",
-      fallbackValue = "true",
-      description = "Also set the seeds' Created condition, as `run --created-condition` (default: ${DEFAULT-VALUE}).")
-  private boolean createdCondition;
-
-  @Option(names = "--allow-plugin-load-failures",
-      description = "Start without the plugin jars that cannot be loaded (default: stop with an error).")
-  private boolean allowPluginLoadFailures;
+  @Mixin
+  private BehaviourOptions behaviour = new BehaviourOptions();
 
   @Option(names = {"-v", "--verbose"}, description = "Log at INFO level (default: warnings and errors only).")
   private boolean verbose;
@@ -88,8 +82,7 @@ public final class LocalCommand implements Callable<Integer> {
     PrintWriter err = streams.err();
     LocalMode.Builder builder = LocalMode.builder()
         .webhookPort(webhookPort)
-        .configure(config -> config.withBindAddress(bindAddress).withCreatedCondition(createdCondition)
-            .withAllowPluginLoadFailures(allowPluginLoadFailures))
+        .configure(config -> behaviour.applyTo(config.withBindAddress(bindAddress)))
         .pluginsDir(pluginsDir.pluginsDir())
         .kubeconfig(kubeconfigOut)
         .components(RunCommand.components())

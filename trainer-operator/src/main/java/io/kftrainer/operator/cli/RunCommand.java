@@ -20,6 +20,7 @@ import java.util.concurrent.Callable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -113,29 +114,20 @@ public final class RunCommand implements Callable<Integer> {
           + "interface).")
   private String bindAddress;
 
-  @Option(names = "--created-condition", paramLabel = "BOOLEAN", arity = "0..1", defaultValue = "false",
-      fallbackValue = "true",
-      description = "Also set the seeds' Created condition once a TrainJob's objects exist (Created=False while "
-          + "building them fails). Off, the conditions are upstream's (Suspended, Complete, Failed): the Kubeflow "
-          + "SDK shows a TrainJob as Running only when it has no condition, so with this on it shows Created until "
-          + "the job ends (default: ${DEFAULT-VALUE}).")
-  private boolean createdCondition;
-
-  @Option(names = "--allow-plugin-load-failures",
-      description = "Start without the plugin jars that cannot be loaded, logging a warning for each (default: "
-          + "stop with an error naming the jar: a missing validation plugin would admit what it should reject).")
-  private boolean allowPluginLoadFailures;
+  @Mixin
+  private BehaviourOptions behaviour = new BehaviourOptions();
 
   /** The options as a configuration. */
   public OperatorConfig config() {
     Set<String> watched = new LinkedHashSet<>();
     namespaces.stream().map(String::trim).filter(ns -> !ns.isEmpty()).forEach(watched::add);
-    return new OperatorConfig(Optional.ofNullable(kubeconfig), pluginsDir, watched, operatorNamespace,
+    OperatorConfig config = new OperatorConfig(Optional.ofNullable(kubeconfig), pluginsDir, watched,
+        operatorNamespace,
         new OperatorConfig.Webhook(webhookPort, Optional.ofNullable(webhookCertDir), webhookSecretName,
             webhookServiceName),
         healthPort, metricsPort, new OperatorConfig.LeaderElection(leaderElect, leaseName), kubeApiQps, kubeApiBurst,
-        trainJobConcurrency, OperatorConfig.Timings.defaults(), bindAddress, createdCondition,
-        allowPluginLoadFailures);
+        trainJobConcurrency, OperatorConfig.Timings.defaults(), bindAddress, false, false);
+    return behaviour.applyTo(config);
   }
 
   @Override
