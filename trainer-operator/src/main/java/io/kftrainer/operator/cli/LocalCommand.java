@@ -74,6 +74,7 @@ public final class LocalCommand implements Callable<Integer> {
     LocalMode.Builder builder = LocalMode.builder()
         .webhookPort(webhookPort)
         .pluginsDir(pluginsDir.pluginsDir())
+        .pluginConfig(pluginsDir.pluginConfig())
         .kubeconfig(kubeconfigOut)
         .components(RunCommand.components())
         .out(line -> println(out, line))

@@ -20,6 +20,7 @@ import java.util.concurrent.Callable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -39,10 +40,8 @@ public final class RunCommand implements Callable<Integer> {
           + "service account).")
   private Path kubeconfig;
 
-  @Option(names = "--plugins-dir", paramLabel = "DIR", defaultValue = OperatorPlugins.DEFAULT_PLUGINS_DIR,
-      description = "Directory of third-party plugin jars, loaded after the built-in plugins; a missing directory "
-          + "holds none (default: ${DEFAULT-VALUE}).")
-  private Path pluginsDir;
+  @Mixin
+  private PluginsDirOption plugins;
 
   @Option(names = "--namespaces", paramLabel = "NS", split = ",",
       description = "Comma-separated namespaces whose TrainJobs to reconcile (default: all namespaces).")
@@ -112,7 +111,7 @@ public final class RunCommand implements Callable<Integer> {
   public OperatorConfig config() {
     Set<String> watched = new LinkedHashSet<>();
     namespaces.stream().map(String::trim).filter(ns -> !ns.isEmpty()).forEach(watched::add);
-    return new OperatorConfig(Optional.ofNullable(kubeconfig), pluginsDir, watched, operatorNamespace,
+    return new OperatorConfig(Optional.ofNullable(kubeconfig), plugins.pluginsDir(), watched, operatorNamespace,
         new OperatorConfig.Webhook(webhookPort, Optional.ofNullable(webhookCertDir), webhookSecretName,
             webhookServiceName),
         healthPort, metricsPort, new OperatorConfig.LeaderElection(leaderElect, leaseName), kubeApiQps, kubeApiBurst,
@@ -126,7 +125,8 @@ public final class RunCommand implements Callable<Integer> {
     try (KubernetesClient client = KubernetesClients.create(config)) {
       TrainerOperator.Builder builder = TrainerOperator.builder(config, client)
           .meterRegistry(metrics)
-          .identity(identity());
+          .identity(identity())
+          .plugins(plugins.load());
       components().forEach(builder::component);
       TrainerOperator operator = builder.build();
       operator.installShutdownHook();
