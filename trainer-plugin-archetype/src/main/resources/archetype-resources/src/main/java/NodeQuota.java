@@ -13,8 +13,4 @@ public record NodeQuota(Integer maxNodes) {
       throw new IllegalArgumentException("maxNodes: must be at least 1, not " + maxNodes);
     }
   }
-
-  public static NodeQuota defaults() {
-    return new NodeQuota(null);
-  }
 }

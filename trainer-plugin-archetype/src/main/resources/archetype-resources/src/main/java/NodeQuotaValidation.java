@@ -15,19 +15,14 @@ public final class NodeQuotaValidation implements CustomValidation, Configurable
 
   public static final String NAME = "${pluginName}";
 
-  private volatile NodeQuota quota = NodeQuota.defaults();
+  private volatile NodeQuota quota = new NodeQuota(null);
 
-  @Override public String name() {
-    return NAME;
-  }
+  @Override public String name() { return NAME; }
 
-  @Override public Class<NodeQuota> configType() {
-    return NodeQuota.class;
-  }
+  @Override public Class<NodeQuota> configType() { return NodeQuota.class; }
 
-  @Override public void configure(NodeQuota config) {
-    this.quota = config;
-  }
+  /** Called once at start-up with this plugin's section of --plugin-config (or the defaults). */
+  @Override public void configure(NodeQuota config) { this.quota = config; }
 
   @Override
   public ValidationResult validate(ValidationContext context) {
