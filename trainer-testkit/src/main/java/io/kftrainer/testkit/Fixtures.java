@@ -67,14 +67,10 @@ public final class Fixtures {
    */
   public static RuntimeSource shippedRuntime(String name) {
     String path = SHIPPED_RUNTIMES + name + ".yaml";
-    try (InputStream in = Fixtures.class.getClassLoader().getResourceAsStream(path)) {
-      if (in == null) {
-        throw new IllegalArgumentException("no shipped runtime " + name);
-      }
-      return runtime(new String(in.readAllBytes(), StandardCharsets.UTF_8));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    if (Fixtures.class.getClassLoader().getResource(path) == null) {
+      throw new IllegalArgumentException("no shipped runtime " + name);
     }
+    return runtime(resource(path));
   }
 
   /** One object, typed by its kind. */
