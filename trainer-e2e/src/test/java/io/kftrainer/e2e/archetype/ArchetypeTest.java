@@ -1,8 +1,11 @@
 package io.kftrainer.e2e.archetype;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.kftrainer.e2e.support.Command;
+import io.kftrainer.e2e.support.LocalOperator;
 import io.kftrainer.e2e.support.Locations;
 import io.kftrainer.e2e.support.OperatorJar;
 import java.io.IOException;
@@ -19,8 +22,9 @@ import org.junit.jupiter.api.TestInstance;
 
 /**
  * The plugin archetype as docs/writing-plugins.md tells a plugin author to use it: {@code archetype:generate}, the
- * generated project's own Maven wrapper builds and tests it, and its jar, dropped into {@code --plugins-dir},
- * runs in {@code render} and shows its configuration in {@code plugins}.
+ * generated project's own Maven wrapper builds and tests it, and its jar, dropped into {@code --plugins-dir}
+ * unchanged, runs in {@code render} and {@code local} with its {@code --plugin-config} and shows its configuration in
+ * {@code plugins}.
  *
  * <p>The generated build must see this build's artifacts, not published ones: they are copied, as built, into a
  * local repository of this test's own ({@code target/e2e/archetype/repository}), as {@code install} would lay
@@ -81,6 +85,23 @@ class ArchetypeTest {
     assertThat(render.stderr()).as(render.describe())
         .isEqualTo("TrainJob default/too-big: spec.trainer.numNodes: Invalid value: 16: must be at most 4 "
             + "(node quota)\n");
+  }
+
+  @Test
+  void theGeneratedPluginDeniesOversizedTrainJobsInLocalMode() throws IOException {
+    String tooBig = Files.readString(generated.resolve("trainjob.yaml"));
+    try (LocalOperator local = LocalOperator.start("archetype-local", List.of("--plugins-dir",
+        generated.resolve("target").toString(), "--plugin-config", generated.resolve("plugin-config.yaml").toString()))) {
+      String namespace = local.createNamespace("quota");
+
+      KubernetesClientException denied = catchThrowableOfType(KubernetesClientException.class,
+          () -> local.client().resource(tooBig).inNamespace(namespace).create());
+      local.client().resource(tooBig.replace("numNodes: 16", "numNodes: 4")).inNamespace(namespace).create();
+
+      assertThat(denied).as("the TrainJob on 16 nodes is denied").isNotNull();
+      assertThat(denied.getStatus().getMessage()).endsWith(
+          "\"too-big\" is invalid: spec.trainer.numNodes: Invalid value: 16: must be at most 4 (node quota)");
+    }
   }
 
   @Test
