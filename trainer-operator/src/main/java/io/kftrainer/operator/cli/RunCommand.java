@@ -6,7 +6,6 @@ import io.kftrainer.operator.app.OperatorComponent;
 import io.kftrainer.operator.app.OperatorConfig;
 import io.kftrainer.operator.app.TrainerOperator;
 import io.kftrainer.operator.ops.OpsServer;
-import io.kftrainer.operator.plugins.OperatorPlugins;
 import io.kftrainer.operator.webhook.WebhookServer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
