@@ -23,6 +23,7 @@ import java.util.Map;
 public final class Fixtures {
 
   private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+  private static final String SHIPPED_RUNTIMES = "META-INF/trainer/testkit/runtimes/";
   private static final Map<String, Class<? extends HasMetadata>> KINDS = Map.of(
       "TrainJob", TrainJob.class,
       "TrainingRuntime", TrainingRuntime.class,
@@ -55,6 +56,21 @@ public final class Fixtures {
       return RuntimeSource.of(runtime);
     }
     throw new IllegalArgumentException("not a runtime: kind " + object.getKind());
+  }
+
+  /**
+   * A runtime this project ships ({@code manifests/runtimes}), by name: {@code torch-distributed},
+   * {@code deepspeed-distributed}, {@code mlx-distributed}, {@code jax-distributed}, {@code xgboost-distributed},
+   * {@code torchtune-llama3.2-1b}, ... The same {@code ClusterTrainingRuntime}s the operator resolves offline.
+   *
+   * @throws IllegalArgumentException if no shipped runtime has this name
+   */
+  public static RuntimeSource shippedRuntime(String name) {
+    String path = SHIPPED_RUNTIMES + name + ".yaml";
+    if (Fixtures.class.getClassLoader().getResource(path) == null) {
+      throw new IllegalArgumentException("no shipped runtime " + name);
+    }
+    return runtime(resource(path));
   }
 
   /** One object, typed by its kind. */

@@ -21,30 +21,37 @@ public final class Command {
   private final Map<String, String> env;
   private final Duration timeout;
   private final String stdin;
+  private final Path directory;
 
-  private Command(List<String> args, Map<String, String> env, Duration timeout, String stdin) {
+  private Command(List<String> args, Map<String, String> env, Duration timeout, String stdin, Path directory) {
     this.args = List.copyOf(args);
     this.env = Map.copyOf(env);
     this.timeout = timeout;
     this.stdin = stdin;
+    this.directory = directory;
   }
 
   public static Command of(List<String> args) {
-    return new Command(args, Map.of(), Duration.ofSeconds(60), null);
+    return new Command(args, Map.of(), Duration.ofSeconds(60), null, null);
   }
 
   /** The same command with these variables added to the inherited environment. */
   public Command env(Map<String, String> variables) {
-    return new Command(args, variables, timeout, stdin);
+    return new Command(args, variables, timeout, stdin, directory);
   }
 
   /** The same command with {@code text} on its standard input. */
   public Command stdin(String text) {
-    return new Command(args, env, timeout, text);
+    return new Command(args, env, timeout, text, directory);
   }
 
   public Command timeout(Duration limit) {
-    return new Command(args, env, limit, stdin);
+    return new Command(args, env, limit, stdin, directory);
+  }
+
+  /** The same command run in {@code workingDirectory} instead of the tests' one. */
+  public Command in(Path workingDirectory) {
+    return new Command(args, env, timeout, stdin, workingDirectory);
   }
 
   /** Runs the command and waits for it to exit. */
@@ -55,6 +62,9 @@ public final class Command {
       Path err = Files.createTempFile(dir, "stderr", ".txt");
       ProcessBuilder builder = new ProcessBuilder(args).redirectOutput(out.toFile()).redirectError(err.toFile());
       builder.environment().putAll(env);
+      if (directory != null) {
+        builder.directory(directory.toFile());
+      }
       if (stdin == null) {
         builder.redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
       }

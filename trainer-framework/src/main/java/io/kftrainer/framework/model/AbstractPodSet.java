@@ -52,6 +52,13 @@ public abstract class AbstractPodSet {
     return PodSet.copyOf(this).withContainers(all);
   }
 
+  /** This pod set with every (non-init) container replaced by {@code change(container)}. */
+  public PodSet withEveryContainer(UnaryOperator<ContainerInfo> change) {
+    List<ContainerInfo> all = new ArrayList<>(containers());
+    all.replaceAll(change);
+    return PodSet.copyOf(this).withContainers(all);
+  }
+
   /** This pod set with the volume added, replacing a volume of the same name. */
   public PodSet withVolumeUpserted(Volume volume) {
     List<Volume> all = new ArrayList<>(volumes());

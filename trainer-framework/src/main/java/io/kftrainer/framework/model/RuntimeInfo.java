@@ -1,8 +1,16 @@
 package io.kftrainer.framework.model;
 
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.batch.v1.JobSpec;
+import io.fabric8.kubernetes.api.model.batch.v1.JobTemplateSpec;
 import io.kftrainer.api.jobset.v1alpha2.JobSetSpec;
+import io.kftrainer.api.jobset.v1alpha2.ReplicatedJob;
 import io.kftrainer.api.v1alpha1.MLPolicy;
 import io.kftrainer.api.v1alpha1.PodGroupPolicy;
+import io.kftrainer.api.v1alpha1.TrainJob;
+import io.kftrainer.api.v1alpha1.Trainer;
+import io.kftrainer.api.v1alpha1.TrainerConstants;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -104,6 +112,63 @@ public final class RuntimeInfo {
   /** The first pod set whose ancestor label has this value. */
   public Optional<PodSet> podSetByAncestor(String ancestor) {
     return find(ps -> ps.hasAncestor(ancestor));
+  }
+
+  /**
+   * The pod sets that run the training: the one with ancestor {@code trainer}, and for an MPI runtime also those
+   * without an ancestor label (upstream's MPI runtimes label only the launcher; the workers, {@code node}, carry
+   * none). Initializers are never trainer pod sets. In template order.
+   */
+  public List<PodSet> trainerPodSets() {
+    boolean mpi = mlPolicy != null && mlPolicy.getMpi() != null;
+    return podSets.stream()
+        .filter(ps -> ps.hasAncestor(TrainerConstants.ANCESTOR_TRAINER) || mpi && ps.ancestor().isEmpty())
+        .toList();
+  }
+
+  /** Replaces every {@link #trainerPodSets() trainer pod set} with {@code change(podSet)}. */
+  public void updateTrainerPodSets(UnaryOperator<PodSet> change) {
+    trainerPodSets().forEach(ps -> putPodSet(change.apply(ps)));
+  }
+
+  /**
+   * The number of training nodes of {@code trainJob} on this runtime, as every ML policy plugin applies it: the
+   * TrainJob's {@code trainer.numNodes}, else the runtime's {@code mlPolicy.numNodes}, else the count of the pod set
+   * with ancestor {@code trainer}, else 1. For MPI it counts the launcher too when it runs as a node.
+   */
+  public int numNodes(TrainJob trainJob) {
+    Trainer trainer = trainJob.getSpec() == null ? null : trainJob.getSpec().getTrainer();
+    if (trainer != null && trainer.getNumNodes() != null) {
+      return trainer.getNumNodes();
+    }
+    if (mlPolicy != null && mlPolicy.getNumNodes() != null) {
+      return mlPolicy.getNumNodes();
+    }
+    return podSetByAncestor(TrainerConstants.ANCESTOR_TRAINER).map(PodSet::count).orElse(1);
+  }
+
+  /**
+   * The pod template of the pod set's replicated job in {@link #template()}: the live object the JobSet plugin
+   * copies, for the pod fields {@code PodSet} has no slot for (node selector, tolerations, affinity, priority
+   * class, pod labels). Containers, volumes and counts belong to the pod sets: changes to them here are
+   * overwritten. Empty when the template has no such job or no pod template.
+   */
+  public Optional<PodTemplateSpec> podTemplate(String podSetName) {
+    List<ReplicatedJob> jobs = template == null ? null : template.getReplicatedJobs();
+    if (jobs == null) {
+      return Optional.empty();
+    }
+    return jobs.stream()
+        .filter(job -> podSetName.equals(job.getName()))
+        .findFirst()
+        .map(ReplicatedJob::getTemplate)
+        .map(JobTemplateSpec::getSpec)
+        .map(JobSpec::getTemplate);
+  }
+
+  /** The pod spec of {@link #podTemplate(String)}, as the live object to change. */
+  public Optional<PodSpec> podSpec(String podSetName) {
+    return podTemplate(podSetName).map(PodTemplateSpec::getSpec);
   }
 
   /** Replaces the pod set of the same name. */

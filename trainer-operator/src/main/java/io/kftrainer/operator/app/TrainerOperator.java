@@ -76,7 +76,7 @@ public final class TrainerOperator {
     this.config = builder.config;
     this.client = builder.client;
     this.plugins = builder.plugins != null ? builder.plugins
-        : OperatorPlugins.load(config.pluginsDir(), config.statusConditions());
+        : OperatorPlugins.load(config.pluginsDir(), Optional.empty(), config.statusConditions());
     if (!config.allowPluginLoadFailures()) {
       plugins.loadError().ifPresent(error -> {
         throw error;

@@ -84,6 +84,7 @@ public final class LocalCommand implements Callable<Integer> {
         .webhookPort(webhookPort)
         .configure(config -> behaviour.applyTo(config.withBindAddress(bindAddress)))
         .pluginsDir(pluginsDir.pluginsDir())
+        .pluginConfig(pluginsDir.pluginConfig())
         .kubeconfig(kubeconfigOut)
         .components(RunCommand.components())
         .out(line -> println(out, line))

@@ -6,7 +6,6 @@ import io.kftrainer.operator.app.OperatorComponent;
 import io.kftrainer.operator.app.OperatorConfig;
 import io.kftrainer.operator.app.TrainerOperator;
 import io.kftrainer.operator.ops.OpsServer;
-import io.kftrainer.operator.plugins.OperatorPlugins;
 import io.kftrainer.operator.webhook.WebhookServer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -40,10 +39,8 @@ public final class RunCommand implements Callable<Integer> {
           + "service account).")
   private Path kubeconfig;
 
-  @Option(names = "--plugins-dir", paramLabel = "DIR", defaultValue = OperatorPlugins.DEFAULT_PLUGINS_DIR,
-      description = "Directory of third-party plugin jars, loaded after the built-in plugins; a missing directory "
-          + "holds none (default: ${DEFAULT-VALUE}).")
-  private Path pluginsDir;
+  @Mixin
+  private PluginsDirOption plugins;
 
   @Option(names = "--namespaces", paramLabel = "NS", split = ",",
       description = "Comma-separated namespaces whose TrainJobs to reconcile (default: all namespaces).")
@@ -121,7 +118,7 @@ public final class RunCommand implements Callable<Integer> {
   public OperatorConfig config() {
     Set<String> watched = new LinkedHashSet<>();
     namespaces.stream().map(String::trim).filter(ns -> !ns.isEmpty()).forEach(watched::add);
-    OperatorConfig config = new OperatorConfig(Optional.ofNullable(kubeconfig), pluginsDir, watched,
+    OperatorConfig config = new OperatorConfig(Optional.ofNullable(kubeconfig), plugins.pluginsDir(), watched,
         operatorNamespace,
         new OperatorConfig.Webhook(webhookPort, Optional.ofNullable(webhookCertDir), webhookSecretName,
             webhookServiceName),
@@ -137,7 +134,8 @@ public final class RunCommand implements Callable<Integer> {
     try (KubernetesClient client = KubernetesClients.create(config)) {
       TrainerOperator.Builder builder = TrainerOperator.builder(config, client)
           .meterRegistry(metrics)
-          .identity(identity());
+          .identity(identity())
+          .plugins(plugins.load(config.statusConditions()));
       components().forEach(builder::component);
       TrainerOperator operator = builder.build();
       operator.installShutdownHook();

@@ -114,7 +114,8 @@ public final class LocalMode implements AutoCloseable {
     resources.add(operatorClient);
     TrainerOperator.Builder builder = TrainerOperator.builder(config, operatorClient)
         .meterRegistry(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT))
-        .identity(IDENTITY);
+        .identity(IDENTITY)
+        .plugins(OperatorPlugins.load(options.pluginsDir, options.pluginConfig, config.statusConditions()));
     options.components.forEach(builder::component);
     operator = builder.build();
     resources.add(this::stopOperator);
@@ -300,6 +301,7 @@ public final class LocalMode implements AutoCloseable {
     private Optional<Integer> port = Optional.empty();
     private int webhookPort;
     private Path pluginsDir = Path.of(OperatorPlugins.DEFAULT_PLUGINS_DIR);
+    private Optional<Path> pluginConfig = Optional.empty();
     private Path kubeconfig = Path.of(DEFAULT_KUBECONFIG);
     private List<OperatorComponent.Factory> components = List.of();
     private UnaryOperator<OperatorConfig> configure = UnaryOperator.identity();
@@ -323,6 +325,12 @@ public final class LocalMode implements AutoCloseable {
 
     public Builder pluginsDir(Path directory) {
       this.pluginsDir = Objects.requireNonNull(directory, "directory");
+      return this;
+    }
+
+    /** The plugin configuration file ({@code --plugin-config}); default none. */
+    public Builder pluginConfig(Optional<Path> file) {
+      this.pluginConfig = Objects.requireNonNull(file, "file");
       return this;
     }
 

@@ -2,6 +2,7 @@ package io.kftrainer.operator.plugins;
 
 import io.kftrainer.framework.loader.LoadProblem;
 import io.kftrainer.framework.loader.LoadedPlugin;
+import io.kftrainer.framework.loader.PluginConfiguration;
 import io.kftrainer.framework.loader.PluginDirectory;
 import io.kftrainer.framework.loader.PluginLoader;
 import io.kftrainer.framework.loader.PluginSet;
@@ -12,7 +13,9 @@ import io.kftrainer.framework.spi.ExtensionPoint;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,6 +27,9 @@ import org.slf4j.LoggerFactory;
  * the jars of the plugin directory, each plugin with a class loader of its own ({@link PluginDirectory}). Each
  * loaded plugin is logged with its extension points and origin; a jar or class that cannot be loaded is logged
  * and reported in {@link #problems()} and {@link #loadError()} while the others still load.
+ *
+ * <p>Configurable plugins ({@link io.kftrainer.framework.spi.Configurable}) get their section of the plugin
+ * configuration file once, here, before the runner exists; an invalid file is a setup error like the others.
  *
  * <p>The runner needs a consistent set: unique names, at most one terminal-condition plugin, and the
  * {@value #JOBSET} plugin, without which no TrainJob produces anything. When the set is not consistent,
@@ -41,45 +47,56 @@ public final class OperatorPlugins {
   private static final Logger LOG = LoggerFactory.getLogger(OperatorPlugins.class);
 
   private final PluginSet plugins;
+  private final Map<String, Object> configurations;
   private final PhaseRunner runner;
   private final PluginSetupException setupError;
 
-  private OperatorPlugins(PluginSet plugins, StatusConditions conditions) {
+  private OperatorPlugins(PluginSet plugins, Supplier<PluginConfiguration> configuration,
+      StatusConditions conditions) {
     this.plugins = plugins;
+    Map<String, Object> configured = Map.of();
     PhaseRunner built = null;
     PluginSetupException error = null;
     try {
+      configured = configuration.get().apply(plugins.instances());
       built = new PhaseRunner(plugins.instances(), conditions);
       built.requirePlugins(List.of(JOBSET));
     } catch (PluginSetupException e) {
       built = null;
       error = e;
     }
+    this.configurations = configured;
     this.runner = built;
     this.setupError = error;
   }
 
-  /** The built-in plugins (from the class path of the operator) and those of {@code pluginsDir}. */
+  /** The built-in plugins (from the class path of the operator) and those of {@code pluginsDir}, unconfigured. */
   public static OperatorPlugins load(Path pluginsDir) {
-    return load(pluginsDir, StatusConditions.UPSTREAM);
+    return load(pluginsDir, Optional.empty(), StatusConditions.UPSTREAM);
   }
 
-  /** As {@link #load(Path)}, with a runner that writes the condition types {@code conditions}. */
-  public static OperatorPlugins load(Path pluginsDir, StatusConditions conditions) {
-    return load(OperatorPlugins.class.getClassLoader(), pluginsDir, conditions);
+  /**
+   * The built-in plugins and those of {@code pluginsDir}, each configurable one configured from its section of
+   * {@code pluginConfig} ({@code --plugin-config}; a bad configuration is a {@link #setupError()}), with a runner
+   * that writes the condition types {@code conditions}.
+   */
+  public static OperatorPlugins load(Path pluginsDir, Optional<Path> pluginConfig, StatusConditions conditions) {
+    return load(OperatorPlugins.class.getClassLoader(), pluginsDir, pluginConfig, conditions);
   }
 
   /** The plugins visible to {@code builtIn} and those of {@code pluginsDir}, whose class loaders it parents. */
   public static OperatorPlugins load(ClassLoader builtIn, Path pluginsDir) {
-    return load(builtIn, pluginsDir, StatusConditions.UPSTREAM);
+    return load(builtIn, pluginsDir, Optional.empty(), StatusConditions.UPSTREAM);
   }
 
-  private static OperatorPlugins load(ClassLoader builtIn, Path pluginsDir, StatusConditions conditions) {
+  public static OperatorPlugins load(ClassLoader builtIn, Path pluginsDir, Optional<Path> pluginConfig,
+      StatusConditions conditions) {
     PluginSet found = PluginLoader.load(builtIn).plus(loadDirectory(pluginsDir, builtIn));
     found.plugins().forEach(plugin -> LOG.info("Loaded plugin {} {} from {}", plugin.plugin().name(),
         extensionPoints(plugin), plugin.origin()));
     found.problems().forEach(problem -> LOG.warn("Cannot load plugin {}: {}", problem.path(), problem.message()));
-    return new OperatorPlugins(found, conditions);
+    return new OperatorPlugins(found,
+        () -> pluginConfig.map(PluginConfiguration::read).orElseGet(PluginConfiguration::empty), conditions);
   }
 
   private static PluginSet loadDirectory(Path pluginsDir, ClassLoader parent) {
@@ -94,6 +111,11 @@ public final class OperatorPlugins {
   /** Every plugin found, built-in ones first, then those of the plugin directory in path order. */
   public List<LoadedPlugin> plugins() {
     return plugins.plugins();
+  }
+
+  /** The effective configuration of each configurable plugin, by name; empty if the configuration is invalid. */
+  public Map<String, Object> configurations() {
+    return configurations;
   }
 
   /** The jars and classes that could not be loaded. */

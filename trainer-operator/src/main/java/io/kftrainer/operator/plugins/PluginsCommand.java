@@ -3,12 +3,14 @@ package io.kftrainer.operator.plugins;
 import ch.qos.logback.classic.Level;
 import io.kftrainer.framework.loader.LoadProblem;
 import io.kftrainer.framework.loader.LoadedPlugin;
+import io.kftrainer.framework.loader.PluginConfiguration;
 import io.kftrainer.operator.cli.Logging;
 import io.kftrainer.operator.cli.PluginsDirOption;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -17,7 +19,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code trainer-operator plugins}: what the operator would load. A table of every plugin (name, order, extension
- * points, origin jar) in phase order on stdout, then the load problems; exit 1 if there are problems or the
+ * points, origin jar) in phase order on stdout, then each configurable plugin's effective configuration
+ * ({@code --plugin-config} applied to its defaults), then the load problems; exit 1 if there are problems or the
  * plugins cannot run together (duplicate name, no JobSet plugin), whose reason goes to stderr. It reports
  * everything itself, so only errors are logged.
  */
@@ -37,6 +40,11 @@ public final class PluginsCommand implements Callable<Integer> {
     OperatorPlugins plugins = pluginsDir.load();
     PrintWriter out = spec.commandLine().getOut();
     out.print(table(plugins.plugins()));
+    if (!plugins.configurations().isEmpty()) {
+      out.println();
+      out.println("Configuration:");
+      out.print(configurations(plugins.configurations()));
+    }
     if (!plugins.problems().isEmpty()) {
       out.println();
       out.println("Load problems:");
@@ -47,6 +55,16 @@ public final class PluginsCommand implements Callable<Integer> {
     plugins.loadError().ifPresent(error -> spec.commandLine().getErr().println("Error: " + error.getMessage()));
     plugins.setupError().ifPresent(error -> spec.commandLine().getErr().println("Error: " + error.getMessage()));
     return plugins.problems().isEmpty() && plugins.setupError().isEmpty() ? 0 : 1;
+  }
+
+  /** Each configurable plugin's effective configuration, as YAML under its name. */
+  static String configurations(Map<String, Object> configurations) {
+    StringBuilder text = new StringBuilder();
+    configurations.forEach((name, config) -> {
+      text.append("  ").append(name).append(":\n");
+      PluginConfiguration.toYaml(config).lines().forEach(line -> text.append("    ").append(line).append('\n'));
+    });
+    return text.toString();
   }
 
   static String table(List<LoadedPlugin> plugins) {

@@ -3,6 +3,7 @@ package io.kftrainer.operator.manifests;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -31,6 +32,8 @@ import io.fabric8.kubernetes.api.model.rbac.RoleRef;
 import io.fabric8.kubernetes.api.model.rbac.Subject;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.kftrainer.api.v1alpha1.ClusterTrainingRuntime;
+import io.kftrainer.framework.loader.PluginConfiguration;
+import io.kftrainer.operator.plugins.OperatorPlugins;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -302,6 +305,26 @@ public class ManifestsTest {
                 .collect(Collectors.toMap(Volume::getName, v -> v));
         assertThat(volumes.get(mounts.get("/tmp")).getEmptyDir()).as("/tmp is an emptyDir").isNotNull();
         assertThat(volumes.get(mounts.get("/opt/trainer/plugins"))).as("plugins volume").isNotNull();
+    }
+
+    @Test
+    void thePluginConfigurationComesFromItsConfigMapAndTheOperatorAcceptsIt() {
+        List<HasMetadata> base = render("base");
+        PodSpec pod = find(base, Deployment.class, OPERATOR).getSpec().getTemplate().getSpec();
+        Container manager = pod.getContainers().get(0);
+        assertThat(manager.getArgs()).contains("--plugin-config=/etc/trainer/plugin-config/plugins.yaml");
+        VolumeMount mount = manager.getVolumeMounts().stream()
+                .filter(m -> m.getMountPath().equals("/etc/trainer/plugin-config")).findFirst().orElseThrow();
+        Volume volume = pod.getVolumes().stream().filter(v -> v.getName().equals(mount.getName())).findFirst()
+                .orElseThrow();
+        ConfigMap configMap = base.stream().filter(ConfigMap.class::isInstance).map(ConfigMap.class::cast)
+                .filter(cm -> cm.getMetadata().getName().equals(volume.getConfigMap().getName()))
+                .findFirst().orElseThrow(() -> new AssertionError("no ConfigMap " + volume.getConfigMap().getName()));
+        assertThat(configMap.getMetadata().getName()).startsWith("kubeflow-trainer-plugin-config-");
+
+        PluginConfiguration.parse(configMap.getData().get("plugins.yaml"), "plugins.yaml")
+                .apply(OperatorPlugins.load(Path.of("target/no-such-plugins")).plugins().stream()
+                        .map(loaded -> loaded.plugin()).toList());
     }
 
     @Test

@@ -62,8 +62,7 @@ public final class JaxPlugin implements EnforceMLPolicy {
     }
     TrainJob trainJob = context.trainJob();
     Trainer trainer = trainJob.getSpec().getTrainer();
-    PodSet podSet = trainer != null && trainer.getNumNodes() != null
-        ? trainerPodSet.get().withCount(trainer.getNumNodes()) : trainerPodSet.get();
+    PodSet podSet = trainerPodSet.get().withCount(info.numNodes(trainJob));
     List<EnvVar> jaxEnv = List.of(
         value(ENV_NUM_PROCESSES, Integer.toString(podSet.count())),
         new EnvVarBuilder().withName(ENV_PROCESS_ID)

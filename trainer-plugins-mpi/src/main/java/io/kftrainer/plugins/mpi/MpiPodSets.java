@@ -2,7 +2,6 @@ package io.kftrainer.plugins.mpi;
 
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
-import io.kftrainer.api.v1alpha1.MLPolicy;
 import io.kftrainer.api.v1alpha1.TrainJob;
 import io.kftrainer.api.v1alpha1.Trainer;
 import io.kftrainer.api.v1alpha1.TrainerConstants;
@@ -11,7 +10,6 @@ import io.kftrainer.framework.model.PodSet;
 import io.kftrainer.framework.model.RuntimeInfo;
 import io.kftrainer.framework.spi.BuildContext;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * The MPI policy applied to the pod sets (upstream's {@code EnforceMLPolicy}), in upstream's order:
@@ -37,8 +35,9 @@ final class MpiPodSets {
     TrainJob trainJob = context.trainJob();
     RuntimeInfo info = context.info();
     MpiImplementation implementation = settings.requireImplementation();
-    numNodes(trainJob, info).ifPresent(numNodes -> info.updatePodSet(MPIPlugin.NODE,
-        podSet -> podSet.withCount(settings.runLauncherAsNode() ? Math.max(numNodes - 1, 1) : numNodes)));
+    int numNodes = info.numNodes(trainJob);
+    info.updatePodSet(MPIPlugin.NODE,
+        podSet -> podSet.withCount(settings.runLauncherAsNode() ? Math.max(numNodes - 1, 1) : numNodes));
     int slots = Slots.perNode(trainJob, info, settings);
     String trainJobName = trainJob.getMetadata().getName();
     for (PodSet podSet : List.copyOf(info.podSets())) {
@@ -70,14 +69,6 @@ final class MpiPodSets {
           ? withKeys.withVolumeMountUpserted(Hostfile.mount()).withEnvUpserted(launcherEnv)
           : withKeys;
     });
-  }
-
-  private static Optional<Integer> numNodes(TrainJob trainJob, RuntimeInfo info) {
-    Trainer trainer = trainJob.getSpec().getTrainer();
-    if (trainer != null && trainer.getNumNodes() != null) {
-      return Optional.of(trainer.getNumNodes());
-    }
-    return info.mlPolicy().map(MLPolicy::getNumNodes);
   }
 
   /** Copies, so that nothing downstream can change the TrainJob through them. */

@@ -45,7 +45,7 @@ public final class PlainMLPlugin implements EnforceMLPolicy {
       return;
     }
     info.podSetByAncestor(TrainerConstants.ANCESTOR_TRAINER).ifPresent(trainerPodSet -> {
-      var podSet = trainer.getNumNodes() == null ? trainerPodSet : trainerPodSet.withCount(trainer.getNumNodes());
+      var podSet = trainerPodSet.withCount(info.numNodes(context.trainJob()));
       if (trainer.getEnv() != null) {
         podSet = podSet.withContainer(TrainerConstants.CONTAINER_NODE, c -> c.withEnvUpserted(trainer.getEnv()));
       }

@@ -63,10 +63,8 @@ public final class TorchPlugin implements EnforceMLPolicy, CustomValidation {
     TrainJob trainJob = context.trainJob();
     Trainer trainer = trainJob.getSpec().getTrainer();
     Optional<PodSet> trainerPodSet = info.podSetByAncestor(TrainerConstants.ANCESTOR_TRAINER);
-    if (trainerPodSet.isPresent() && trainer != null && trainer.getNumNodes() != null) {
-      info.putPodSet(trainerPodSet.get().withCount(trainer.getNumNodes()));
-    }
-    int numNodes = info.podSetByAncestor(TrainerConstants.ANCESTOR_TRAINER).map(PodSet::count).orElse(1);
+    int numNodes = info.numNodes(trainJob);
+    trainerPodSet.ifPresent(ps -> info.putPodSet(ps.withCount(numNodes)));
     NodeResources resources = NodeResources.of(info, trainJob);
     ProcsPerNode procs = ProcsPerNode.resolve(policy.get(), trainer, resources);
     MasterEndpoint master = MasterEndpoint.of(info, trainJob);
@@ -109,7 +107,7 @@ public final class TorchPlugin implements EnforceMLPolicy, CustomValidation {
       ReservedEnv.validate(trainer.getEnv(), elastic).ifPresent(errors::add);
     }
     if (elastic) {
-      errors.addAll(validateElastic(context.info(), policy.get(), trainer));
+      errors.addAll(validateElastic(context.info(), policy.get(), trainJob));
       if (policy.get().getElasticPolicy().getMetrics() != null
           && !policy.get().getElasticPolicy().getMetrics().isEmpty()) {
         warnings.add("spec.runtimeRef: the torch elasticPolicy.metrics of runtime " + context.info().runtime().name()
@@ -123,10 +121,10 @@ public final class TorchPlugin implements EnforceMLPolicy, CustomValidation {
     return new ValidationResult(errors, warnings);
   }
 
-  private static List<FieldError> validateElastic(RuntimeInfo info, TorchMLPolicySource policy, Trainer trainer) {
+  private static List<FieldError> validateElastic(RuntimeInfo info, TorchMLPolicySource policy, TrainJob trainJob) {
+    Trainer trainer = trainJob.getSpec().getTrainer();
     boolean fromTrainJob = trainer != null && trainer.getNumNodes() != null;
-    int numNodes = fromTrainJob ? trainer.getNumNodes()
-        : info.podSetByAncestor(TrainerConstants.ANCESTOR_TRAINER).map(PodSet::count).orElse(1);
+    int numNodes = info.numNodes(trainJob);
     FieldPath path = fromTrainJob ? FieldPath.of("spec", "trainer", "numNodes") : FieldPath.of("spec", "runtimeRef");
     return ElasticNodes.of(policy, numNodes).orElseThrow().validate(policy.getElasticPolicy(), numNodes, path);
   }

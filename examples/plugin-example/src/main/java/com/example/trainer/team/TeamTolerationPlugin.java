@@ -21,9 +21,9 @@ import java.util.List;
  *       {@value #TAINT_KEY}{@code =<team>:NoSchedule} that marks the team's nodes.</li>
  * </ul>
  *
- * <p>{@code RuntimeInfo} has no toleration field of its own, so the toleration goes into
- * {@link RuntimeInfo#template()}: the JobSet spec, runtime patches already merged, that the JobSet plugin copies
- * when it builds the JobSet. Only scheduling fields may be changed there; containers, volumes and counts belong to
+ * <p>{@code RuntimeInfo} has no toleration field of its own, so the toleration goes into the pod spec of the trainer's
+ * replicated job in {@link RuntimeInfo#template()} ({@link RuntimeInfo#podSpec}): the JobSet spec, runtime patches
+ * already merged, that the JobSet plugin copies when it builds the JobSet. Only scheduling fields may be changed there; containers, volumes and counts belong to
  * the pod sets. A TrainJob without a team is left alone.
  */
 @AutoService(Plugin.class)
@@ -48,7 +48,7 @@ public final class TeamTolerationPlugin implements EnforcePodSpec {
       RuntimeInfo info = context.info();
       info.schedulerPodLabels().put(POD_LABEL, team);
       info.podSetByAncestor(TrainerConstants.ANCESTOR_TRAINER)
-          .flatMap(podSet -> TemplatePods.podSpec(info.template(), podSet.name()))
+          .flatMap(podSet -> info.podSpec(podSet.name()))
           .ifPresent(pod -> addToleration(pod, toleration(team)));
     });
   }

@@ -1,11 +1,13 @@
 package com.example.trainer.team;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.kftrainer.api.v1alpha1.TrainJob;
+import io.kftrainer.framework.loader.PluginConfiguration;
 import io.kftrainer.framework.model.FieldError;
 import io.kftrainer.framework.model.FieldPath;
 import io.kftrainer.framework.model.RuntimeSource;
@@ -82,6 +84,40 @@ class TeamLabelValidationTest {
     assertThat(MISSING_TEAM.field().value()).isEqualTo("metadata.labels[team]");
     assertThat(MISSING_TEAM.type()).isEqualTo(FieldError.Type.REQUIRED);
     assertThat(MISSING_TEAM.message()).isEqualTo("Required value: " + DETAIL);
+  }
+
+  @Test
+  void theAdministratorChoosesTheNamespaceLabelInThePluginsSection() {
+    TeamLabelValidation plugin = new TeamLabelValidation();
+    PluginConfiguration.parse("example-team-label:\n  namespaceLabel: example.com/strict\n", "test")
+        .apply(List.of(plugin));
+
+    ValidationResult byNewLabel = TestPipeline.of(plugin).withCluster(namespace("team-a", "example.com/strict", "y"))
+        .validate(RUNTIME, trainJob(null));
+    ValidationResult byDefaultLabel = TestPipeline.of(plugin)
+        .withCluster(namespace("team-a", TeamLabelValidation.NAMESPACE_LABEL, "true"))
+        .validate(RUNTIME, trainJob(null));
+
+    assertThat(byNewLabel.errors()).containsExactly(MISSING_TEAM);
+    assertThat(byDefaultLabel.errors()).isEmpty();
+  }
+
+  @Test
+  void everyNamespaceRequiresATeamEvenOneTheClusterViewDoesNotHold() {
+    TeamLabelValidation plugin = new TeamLabelValidation();
+    plugin.configure(new TeamLabelRule(null, true));
+
+    ValidationResult result = TestPipeline.of(plugin).validate(RUNTIME, trainJob(null));
+
+    assertThat(result.errors()).containsExactly(FieldError.required(FieldPath.of("metadata", "labels").key("team"),
+        "every namespace requires a team label on TrainJobs"));
+  }
+
+  @Test
+  void anEmptyNamespaceLabelStopsStartUpNamingTheField() {
+    assertThatThrownBy(() -> PluginConfiguration.parse("example-team-label: {namespaceLabel: ' '}", "test")
+        .apply(List.of(new TeamLabelValidation())))
+        .hasMessageContaining("example-team-label: namespaceLabel: must not be empty");
   }
 
   @Test

@@ -86,9 +86,9 @@ class TeamTolerationPluginTest {
 
     assertThat(context.info().schedulerPodLabels())
         .containsExactly(Map.entry(TeamTolerationPlugin.POD_LABEL, "vision"));
-    assertThat(TemplatePods.podSpec(context.info().template(), "node").orElseThrow().getTolerations())
+    assertThat(context.info().podSpec("node").orElseThrow().getTolerations())
         .containsExactly(dedicated("vision"));
-    assertThat(TemplatePods.podSpec(context.info().template(), "dataset-initializer").orElseThrow().getTolerations())
+    assertThat(context.info().podSpec("dataset-initializer").orElseThrow().getTolerations())
         .isNullOrEmpty();
   }
 
