@@ -1,7 +1,6 @@
 package io.kftrainer.operator;
 
 import io.kftrainer.operator.cli.ErrorHandler;
-import io.kftrainer.operator.cli.LocalCommand;
 import io.kftrainer.operator.cli.RunCommand;
 import io.kftrainer.operator.cli.Streams;
 import io.kftrainer.operator.cli.VersionProvider;
@@ -43,7 +42,6 @@ public final class Main implements Runnable {
   public static CommandLine commandLine(Streams streams) {
     CommandLine commandLine = new CommandLine(new Main());
     commandLine.addSubcommand(new RunCommand());
-    commandLine.addSubcommand(new LocalCommand(streams));
     commandLine.addSubcommand(new RenderCommand(streams));
     commandLine.addSubcommand(new PluginsCommand());
     commandLine.setCaseInsensitiveEnumValuesAllowed(true);
