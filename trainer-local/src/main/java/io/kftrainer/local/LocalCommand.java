@@ -29,7 +29,8 @@ import picocli.CommandLine.Option;
 @Command(name = "local", mixinStandardHelpOptions = true, sortOptions = false, usageHelpWidth = 120,
     description = {"Run the operator on an embedded Kubernetes API server: no cluster needed.",
         "Installs the CRDs, webhook configurations and default runtimes, writes a kubeconfig for kubectl, and runs "
-            + "until Ctrl-C. Nothing runs pods: JobSets stay as the operator created them."})
+            + "until Ctrl-C. JobSets become Jobs, Pods and processes of this machine (images are not pulled: "
+            + "commands run with this machine's tools); --no-execute leaves JobSets as the operator created them."})
 public final class LocalCommand implements Callable<Integer> {
 
   private static final List<String> QUIET_LOGGERS = List.of(
@@ -59,6 +60,19 @@ public final class LocalCommand implements Callable<Integer> {
           + "(default: ${DEFAULT-VALUE}).")
   private int webhookPort;
 
+  @Option(names = "--no-execute", description = "Run no pods: JobSets stay as the operator created them.")
+  private boolean noExecute;
+
+  @Option(names = "--max-pods", paramLabel = "N",
+      description = "Pods that run at once; the others stay Pending, reason Unschedulable (default: twice the "
+          + "number of CPUs).")
+  private Integer maxPods;
+
+  @Option(names = "--run-dir", paramLabel = "DIR",
+      description = "Where pods' volumes, working directories and logs go (default: a new directory under the "
+          + "system's temporary directory).")
+  private Path runDir;
+
   @Option(names = {"-v", "--verbose"}, description = "Log at INFO level (default: warnings and errors only).")
   private boolean verbose;
 
@@ -83,6 +97,10 @@ public final class LocalCommand implements Callable<Integer> {
         .err(line -> println(err, line));
     if (port != null) {
       builder.port(port);
+    }
+    if (!noExecute) {
+      builder.execute(runDir != null ? runDir : defaultRunDir(),
+          maxPods != null ? maxPods : 2 * Runtime.getRuntime().availableProcessors());
     }
     LocalMode local = builder.start();
     printBanner(local, (System.nanoTime() - started) / 1_000_000);
@@ -114,12 +132,23 @@ public final class LocalCommand implements Callable<Integer> {
     return 0;
   }
 
+  private static Path defaultRunDir() {
+    try {
+      return java.nio.file.Files.createTempDirectory("trainer-local-");
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
   private void printBanner(LocalMode local, long millis) {
     PrintWriter out = streams.out();
     out.println("Kubeflow Trainer is running locally (started in " + millis + " ms):");
     out.println("  API server   " + local.url() + " (plain HTTP, no authentication)");
     out.println("  runtimes     " + String.join(", ", local.runtimes()));
     out.println("  kubeconfig   " + local.kubeconfig());
+    local.executor().ifPresentOrElse(
+        e -> out.println("  pods         run as processes of this machine, under " + e.runDir()),
+        () -> out.println("  pods         not run (--no-execute)"));
     out.println();
     out.println("Use it with kubectl:");
     out.println("  export KUBECONFIG=" + local.kubeconfig());

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.kftrainer.api.v1alpha1.TrainJob;
 import io.kftrainer.apiserver.EmbeddedApiServer;
+import io.kftrainer.executor.LocalExecutor;
 import io.kftrainer.operator.app.KubernetesClients;
 import io.kftrainer.operator.app.OperatorComponent;
 import io.kftrainer.operator.app.OperatorConfig;
@@ -74,6 +75,7 @@ public final class LocalMode implements AutoCloseable {
   private Path kubeconfig;
   private List<String> runtimes = List.of();
   private ManifestApplier applier;
+  private LocalExecutor executor;
 
   private LocalMode() {
   }
@@ -128,6 +130,17 @@ public final class LocalMode implements AutoCloseable {
     trainJobs.addEventHandler(new ChildCollector(client, children));
     resources.add(trainJobs::close);
     trainJobs.start().toCompletableFuture().join();
+
+    if (options.execute) {
+      // the executor is a client like any controller: its own client, no access to the operator
+      KubernetesClient executorClient = server.newClient();
+      resources.add(executorClient);
+      executor = new LocalExecutor(executorClient, new LocalExecutor.Options(options.runDir, options.maxPods,
+          options.out)).start();
+      resources.add(executor);
+      // TODO(lead, issue 9): serve kubectl logs: register executor::openLog as the server's PodLogSource
+      LOG.info("The local executor runs pods under {}, at most {} at once", options.runDir, options.maxPods);
+    }
 
     kubeconfig = server.writeKubeconfig(options.kubeconfig).toAbsolutePath();
     applier = new ManifestApplier(client, options.out, options.err);
@@ -191,6 +204,11 @@ public final class LocalMode implements AutoCloseable {
       }
       TimeUnit.MILLISECONDS.sleep(20);
     }
+  }
+
+  /** The executor that runs pods, if local mode runs them ({@link Builder#execute}). */
+  public Optional<LocalExecutor> executor() {
+    return Optional.ofNullable(executor);
   }
 
   /** The embedded API server. */
@@ -272,8 +290,22 @@ public final class LocalMode implements AutoCloseable {
     private List<OperatorComponent.Factory> components = List.of();
     private Consumer<String> out = line -> { };
     private Consumer<String> err = line -> { };
+    private boolean execute;
+    private Path runDir;
+    private int maxPods = Runtime.getRuntime().availableProcessors();
 
     private Builder() {
+    }
+
+    /**
+     * Run pods: JobSets become Jobs, Pods and local processes ({@link LocalExecutor}), pods' directories under
+     * {@code runDir}, at most {@code maxPods} pods at once. Default off (JobSets stay as the operator made them).
+     */
+    public Builder execute(Path runDir, int maxPods) {
+      this.execute = true;
+      this.runDir = Objects.requireNonNull(runDir, "runDir");
+      this.maxPods = maxPods;
+      return this;
     }
 
     /** The API server's port, 0 for an ephemeral one; default {@link #DEFAULT_PORT} if free, else ephemeral. */
