@@ -128,6 +128,7 @@ final class Kubelet {
         });
     run.podUid = pod.getMetadata().getUid();
     run.podIp = podIp(pod);
+    run.group = group(pod);
     run.startTime = Instant.now();
     runs.put(id, run);
     events.pod(pod, "Normal", "Scheduled", "Successfully assigned " + id + " to " + NODE_NAME);
@@ -192,7 +193,11 @@ final class Kubelet {
     t.setDaemon(true);
     t.start();
     progress.accept("pod " + id + ": deleted, processes stopped");
-    // a slot is free: start what waits for one
+    startWaiting();
+  }
+
+  /** A slot is free: start the pods that wait for one, oldest first. */
+  private void startWaiting() {
     pods.list().stream().filter(p -> unschedulable.contains(p.getMetadata().getNamespace() + "/"
             + p.getMetadata().getName()))
         .sorted(Comparator.comparing(p -> p.getMetadata().getCreationTimestamp()))
@@ -235,8 +240,12 @@ final class Kubelet {
     if (!phase.equals(lastPhase.put(id, phase))) {
       progress.accept("pod " + id + ": " + phase + describe(run));
     }
-    if (run.finished()) {
-      ports.release(group(pod)); // kept while another pod of the group runs: ports() re-adds the same mapping
+    if (run.finished() && !run.finishSeen) {
+      run.finishSeen = true;
+      if (runs.values().stream().noneMatch(r -> r.group.equals(run.group) && !r.finished())) {
+        ports.release(run.group);
+      }
+      startWaiting();
     }
   }
 

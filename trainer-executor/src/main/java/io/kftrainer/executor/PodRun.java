@@ -80,6 +80,9 @@ final class PodRun {
   private volatile String failedToStart;
   volatile String podUid;
   volatile String podIp;
+  volatile String group;
+  /** Set by the kubelet's thread once it has seen the pod finish. */
+  boolean finishSeen;
   volatile Instant startTime;
 
   PodRun(String podKey, Path logDir, List<String> initNames, List<String> names, boolean restartOnFailure,

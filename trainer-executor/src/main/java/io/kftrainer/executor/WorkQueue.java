@@ -40,22 +40,19 @@ final class WorkQueue implements AutoCloseable {
         return;
       }
     }
-    thread.execute(() -> process(key));
+    try {
+      thread.execute(() -> process(key));
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      // stopped: a process that ends after close() has nobody to report to
+    }
   }
 
   void addAfter(Key key, long millis) {
-    thread.schedule(() -> add(key), millis, TimeUnit.MILLISECONDS);
-  }
-
-  /** Runs {@code task} on the queue's thread (process exits report there). */
-  void run(Runnable task) {
-    thread.execute(() -> {
-      try {
-        task.run();
-      } catch (RuntimeException e) {
-        LOG.warn("local executor task failed", e);
-      }
-    });
+    try {
+      thread.schedule(() -> add(key), millis, TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      // stopped
+    }
   }
 
   private void process(Key key) {
