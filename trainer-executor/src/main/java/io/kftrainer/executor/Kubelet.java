@@ -170,6 +170,9 @@ final class Kubelet {
     base.put("I_MPI_HYDRA_BOOTSTRAP_EXEC", rshAgent.toString());
     base.put("HYDRA_LAUNCHER", "rsh");
     base.put("HYDRA_LAUNCHER_EXEC", rshAgent.toString());
+    // OpenMPI 4.1's shared-memory transport (vader) crashes between ranks it places on different hosts that are
+    // the same machine; TCP over loopback works. A pod that sets OMPI_MCA_btl itself wins.
+    base.put("OMPI_MCA_btl", "self,tcp");
     Map<String, String> env = containerEnv.resolve(pod, container, run.podIp, base);
     env.replaceAll((k, v) -> rewriter.rewrite(v));
     List<String> argv = new ArrayList<>();

@@ -12,7 +12,8 @@ import java.util.regex.Pattern;
  * <ol>
  *   <li>mount paths become the volumes' directories in the run directory ({@code /workspace/data} becomes
  *       {@code <run dir>/<ns>/pvc/initializer/data}), at path boundaries, longest first;</li>
- *   <li>pod DNS names of the pod's subdomain, {@code <hostname>.<subdomain>} with or without
+ *   <li>pod DNS names of the pod's subdomain, {@code <hostname>.<subdomain>} where the hostname ends in
+ *       {@code -<index>} (as Indexed Jobs name them), with or without
  *       {@code .<namespace>[.svc[.cluster.local]]}, become their loopback address ({@link HostTable});</li>
  *   <li>a remapped port ({@link PortTable}) is replaced after such an address ({@code host:29500}) and where a
  *       value is the port alone ({@code PET_MASTER_PORT=29500}).</li>
@@ -36,7 +37,8 @@ final class Rewriter {
     this.subdomain = subdomain;
     this.hosts = hosts;
     this.ports = ports;
-    this.hostPattern = subdomain == null ? null : Pattern.compile("\\b([a-z0-9]([-a-z0-9]*[a-z0-9])?)\\."
+    // pod hostnames of Indexed Jobs end in "-<index>": code such as "comm.allreduce" is left alone
+    this.hostPattern = subdomain == null ? null : Pattern.compile("(?<![-\\w.])([a-z0-9]([-a-z0-9]*)-\\d+)\\."
         + Pattern.quote(subdomain) + "(\\." + Pattern.quote(namespace) + "(\\.svc(\\.cluster\\.local)?)?)?"
         + "(?![-a-z0-9.]*[a-z0-9])(:(\\d+))?");
   }

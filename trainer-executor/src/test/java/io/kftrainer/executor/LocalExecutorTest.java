@@ -9,6 +9,8 @@ import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.kftrainer.api.jobset.v1alpha2.JobSet;
 import io.kftrainer.apiserver.EmbeddedApiServer;
 import java.io.IOException;
@@ -295,10 +297,8 @@ class LocalExecutorTest {
         """.formatted(marker));
     await().atMost(TIMEOUT).until(() -> runningPods("pausing") == 1);
 
-    client.resources(JobSet.class).inNamespace(NS).withName("pausing").edit(js -> {
-      js.getSpec().setSuspend(true);
-      return js;
-    });
+    client.resources(JobSet.class).inNamespace(NS).withName("pausing").patch(PatchContext.of(PatchType.JSON_MERGE),
+        "{\"spec\":{\"suspend\":true}}");
     JobSet suspended = awaitCondition("pausing", "Suspended");
     assertThat(suspended.getStatus().getConditions()).filteredOn(c -> c.getType().equals("Suspended"))
         .singleElement().satisfies(c -> assertThat(c.getReason()).isEqualTo("SuspendedJobs"));
@@ -306,10 +306,8 @@ class LocalExecutorTest {
         .withLabel("jobset.sigs.k8s.io/jobset-name", "pausing").list().getItems()).isEmpty());
 
     Files.writeString(marker, "");
-    client.resources(JobSet.class).inNamespace(NS).withName("pausing").edit(js -> {
-      js.getSpec().setSuspend(false);
-      return js;
-    });
+    client.resources(JobSet.class).inNamespace(NS).withName("pausing").patch(PatchContext.of(PatchType.JSON_MERGE),
+        "{\"spec\":{\"suspend\":false}}");
     JobSet done = awaitCondition("pausing", "Completed");
     assertThat(done.getStatus().getConditions()).filteredOn(c -> c.getType().equals("Suspended")).singleElement()
         .satisfies(c -> assertThat(c.getStatus() + " " + c.getReason()).isEqualTo("False ResumeJobs"));
