@@ -68,7 +68,9 @@ public final class LocalOperator implements AutoCloseable {
     try {
       Files.createDirectories(dir);
       Files.deleteIfExists(kubeconfig);
-      List<String> local = new ArrayList<>(List.of("local", "--port", "0", "--kubeconfig-out", kubeconfig.toString()));
+      // these tests play the JobSet controller themselves (StandInJobSetController): no pods run
+      List<String> local = new ArrayList<>(List.of("local", "--port", "0", "--kubeconfig-out", kubeconfig.toString(),
+          "--no-execute"));
       local.addAll(args);
       ProcessBuilder builder = new ProcessBuilder(OperatorJar.commandLine(List.of("-Xmx768m"), local))
           .redirectErrorStream(true)
