@@ -19,10 +19,7 @@ public final class Main {
 
   /** Runs the command line {@code args} with these streams and returns the exit code. */
   public static int execute(Streams streams, String... args) {
-    int exitCode = commandLine(streams).execute(args);
-    streams.out().flush();
-    streams.err().flush();
-    return exitCode;
+    return io.kftrainer.operator.Main.execute(commandLine(streams), streams, args);
   }
 
   /** The operator's command tree, named {@code trainer}, with {@code local} added. */

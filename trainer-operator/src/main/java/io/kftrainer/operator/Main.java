@@ -32,7 +32,12 @@ public final class Main implements Runnable {
 
   /** Runs the command line {@code args} with these streams and returns the exit code. */
   public static int execute(Streams streams, String... args) {
-    int exitCode = commandLine(streams).execute(args);
+    return execute(commandLine(streams), streams, args);
+  }
+
+  /** Runs {@code args} on a command tree built by {@link #commandLine(Streams)} (or extended from it). */
+  public static int execute(CommandLine commandLine, Streams streams, String... args) {
+    int exitCode = commandLine.execute(args);
     streams.out().flush();
     streams.err().flush();
     return exitCode;
