@@ -1,7 +1,6 @@
 package io.kftrainer.operator;
 
 import io.kftrainer.operator.cli.ErrorHandler;
-import io.kftrainer.operator.cli.LocalCommand;
 import io.kftrainer.operator.cli.RunCommand;
 import io.kftrainer.operator.cli.Streams;
 import io.kftrainer.operator.cli.VersionProvider;
@@ -33,7 +32,12 @@ public final class Main implements Runnable {
 
   /** Runs the command line {@code args} with these streams and returns the exit code. */
   public static int execute(Streams streams, String... args) {
-    int exitCode = commandLine(streams).execute(args);
+    return execute(commandLine(streams), streams, args);
+  }
+
+  /** Runs {@code args} on a command tree built by {@link #commandLine(Streams)} (or extended from it). */
+  public static int execute(CommandLine commandLine, Streams streams, String... args) {
+    int exitCode = commandLine.execute(args);
     streams.out().flush();
     streams.err().flush();
     return exitCode;
@@ -43,7 +47,6 @@ public final class Main implements Runnable {
   public static CommandLine commandLine(Streams streams) {
     CommandLine commandLine = new CommandLine(new Main());
     commandLine.addSubcommand(new RunCommand());
-    commandLine.addSubcommand(new LocalCommand(streams));
     commandLine.addSubcommand(new RenderCommand(streams));
     commandLine.addSubcommand(new PluginsCommand());
     commandLine.setCaseInsensitiveEnumValuesAllowed(true);

@@ -19,7 +19,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * {@code java -jar trainer-operator.jar render -f examples/<file> -o json}, run once per example for the whole test
+ * {@code java -jar trainer.jar render -f examples/<file> -o json}, run once per example for the whole test
  * run (several test classes read the results) and two at a time, since each is a JVM start.
  */
 final class ExampleRenders {

@@ -20,7 +20,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The product's {@code local} mode as a process: {@code java -jar trainer-operator.jar local --port 0
+ * The product's {@code local} mode as a process: {@code java -jar trainer.jar local --port 0
  * --kubeconfig-out <file> [args]}, which serves an embedded API server with the CRDs, the default runtimes, the
  * operator and its admission webhooks. Tests reach it only through the kubeconfig it writes: with {@link #client()}
  * (fabric8, configured from that file) and {@link #kubectl()}.
@@ -68,7 +68,9 @@ public final class LocalOperator implements AutoCloseable {
     try {
       Files.createDirectories(dir);
       Files.deleteIfExists(kubeconfig);
-      List<String> local = new ArrayList<>(List.of("local", "--port", "0", "--kubeconfig-out", kubeconfig.toString()));
+      // these tests play the JobSet controller themselves (StandInJobSetController): no pods run
+      List<String> local = new ArrayList<>(List.of("local", "--port", "0", "--kubeconfig-out", kubeconfig.toString(),
+          "--no-execute"));
       local.addAll(args);
       ProcessBuilder builder = new ProcessBuilder(OperatorJar.commandLine(List.of("-Xmx768m"), local))
           .redirectErrorStream(true)

@@ -6,7 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Where the artifacts under test are: the executable operator jar, the examples and the example plugin jar of this
+ * Where the artifacts under test are: the command-line distribution jar, the examples and the example plugin jar of this
  * checkout, and the directory tests write to. Surefire passes them as system properties (see the pom); the
  * fallbacks are the same paths relative to the module directory, for runs from an IDE.
  */
@@ -15,10 +15,10 @@ public final class Locations {
   private Locations() {
   }
 
-  /** {@code trainer-operator/target/trainer-operator.jar}; fails the test if it has not been built. */
+  /** {@code trainer-local/target/trainer.jar} (every command); fails the test if it has not been built. */
   public static Path operatorJar() {
-    return existing("e2e.operatorJar", "../trainer-operator/target/trainer-operator.jar",
-        "build it with ./mvnw -B -q -pl trainer-operator package -DskipTests");
+    return existing("e2e.operatorJar", "../trainer-local/target/trainer.jar",
+        "build it with ./mvnw -B -q -pl trainer-local -am package -DskipTests");
   }
 
   /** The {@code examples/} directory. */

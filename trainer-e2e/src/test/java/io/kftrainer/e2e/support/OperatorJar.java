@@ -4,13 +4,13 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The operator's executable jar run as users run it: {@code java -jar trainer-operator.jar <args>}. */
+/** The command-line distribution run as users run it: {@code java -jar trainer.jar <args>}. */
 public final class OperatorJar {
 
   private OperatorJar() {
   }
 
-  /** {@code java [jvmOptions] -jar trainer-operator.jar args...} with the JVM running these tests. */
+  /** {@code java [jvmOptions] -jar trainer.jar args...} with the JVM running these tests. */
   public static List<String> commandLine(List<String> jvmOptions, List<String> args) {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());

@@ -153,7 +153,7 @@ public final class RunCommand implements Callable<Integer> {
    * The servers that run next to the controller, in start order: health probes and metrics first (the kubelet
    * probes the process while the webhook certificate is being set up), then the admission webhooks.
    */
-  static List<OperatorComponent.Factory> components() {
+  public static List<OperatorComponent.Factory> components() {
     return List.of(OpsServer.factory(), WebhookServer.factory());
   }
 

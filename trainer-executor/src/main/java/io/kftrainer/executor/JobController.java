@@ -1,0 +1,283 @@
+package io.kftrainer.executor;
+
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
+import io.fabric8.kubernetes.api.model.batch.v1.JobStatus;
+import io.fabric8.kubernetes.api.model.batch.v1.JobStatusBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.informers.cache.Store;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+/**
+ * The batch/v1 Job controller, for what JobSets need: pods {@code <job>-<index>-<suffix>} with hostname
+ * {@code <job>-<index>} and the template's subdomain in {@code Indexed} mode (label and annotation
+ * {@code batch.kubernetes.io/job-completion-index}), {@code parallelism}, {@code completions},
+ * {@code backoffLimit} (failed pods plus container restarts), {@code suspend}, and the conditions
+ * {@code SuccessCriteriaMet}/{@code Complete}, {@code FailureTarget}/{@code Failed} and {@code Suspended} with
+ * batch/v1's reasons. The {@code Failed} message names the failed pod, container, exit code and last lines.
+ */
+final class JobController {
+
+  static final String CONTROLLER = "job";
+  private static final String ALPHANUMS = "bcdfghjklmnpqrstvwxz2456789";
+
+  private final KubernetesClient client;
+  private final Store<Job> jobs;
+  private final Store<Pod> pods;
+  private final EventRecorder events;
+  /** Pods created but not yet seen in the cache, per Job uid: counted as active so none is created twice. */
+  private final Map<String, Map<String, Pod>> expected = new HashMap<>();
+
+  JobController(KubernetesClient client, Store<Job> jobs, Store<Pod> pods, EventRecorder events) {
+    this.client = client;
+    this.jobs = jobs;
+    this.pods = pods;
+    this.events = events;
+  }
+
+  void reconcile(WorkQueue.Key key) {
+    Job job = jobs.getByKey(key.namespace() + "/" + key.name());
+    List<Pod> owned = pods.list().stream()
+        .filter(p -> key.namespace().equals(p.getMetadata().getNamespace()))
+        .filter(p -> key.name().equals(label(p, Names.JOB_NAME)))
+        .filter(p -> job == null || Objects.equals(job.getMetadata().getUid(), label(p, Names.CONTROLLER_UID)))
+        .toList();
+    if (job == null || job.getMetadata().getDeletionTimestamp() != null) {
+      if (job != null) {
+        expected.remove(job.getMetadata().getUid());
+      }
+      // without garbage collection in the API server, the pods go with their Job
+      owned.forEach(this::delete);
+      return;
+    }
+    Map<String, Pod> expectations = expected.computeIfAbsent(job.getMetadata().getUid(), u -> new HashMap<>());
+    owned.forEach(p -> expectations.remove(p.getMetadata().getName()));
+    if (!expectations.isEmpty()) {
+      owned = Stream.concat(owned.stream(), expectations.values().stream()).toList();
+    }
+    JobStatus old = Optional.ofNullable(job.getStatus()).orElseGet(JobStatus::new);
+    JobStatusBuilder status = new JobStatusBuilder(old);
+    List<JobCondition> conditions = new ArrayList<>(Optional.ofNullable(old.getConditions()).orElse(List.of()));
+    List<Pod> active = owned.stream().filter(JobController::isActive).toList();
+    boolean finished = Conditions.isJobTrue(conditions, "Complete") || Conditions.isJobTrue(conditions, "Failed");
+    boolean suspended = Boolean.TRUE.equals(job.getSpec().getSuspend());
+    int completions = Optional.ofNullable(job.getSpec().getCompletions()).orElse(1);
+    int parallelism = Optional.ofNullable(job.getSpec().getParallelism()).orElse(1);
+    int backoffLimit = Optional.ofNullable(job.getSpec().getBackoffLimit()).orElse(6);
+    boolean indexed = "Indexed".equals(job.getSpec().getCompletionMode());
+
+    TreeSet<Integer> succeeded = owned.stream().filter(p -> "Succeeded".equals(phase(p)))
+        .map(JobController::index).collect(Collectors.toCollection(TreeSet::new));
+    List<Pod> failedPods = owned.stream().filter(p -> "Failed".equals(phase(p))).toList();
+    int restarts = active.stream().mapToInt(JobController::restarts).sum();
+    int failed = failedPods.size() + restarts;
+
+    if (finished) {
+      active.forEach(this::delete);
+    } else if (suspended) {
+      active.forEach(this::delete);
+      if (!Conditions.isJobTrue(conditions, "Suspended")) {
+        conditions = Conditions.setJob(conditions, "Suspended", "True", "JobSuspended", "Job suspended");
+        events.record(job, "job-controller", "Normal", "Suspended", "Job suspended");
+      }
+      status.withStartTime(null);
+      active = List.of();
+    } else {
+      if (Conditions.isJobTrue(conditions, "Suspended")) {
+        conditions = Conditions.setJob(conditions, "Suspended", "False", "JobResumed", "Job resumed");
+        events.record(job, "job-controller", "Normal", "Resumed", "Job resumed");
+      }
+      if (old.getStartTime() == null) {
+        status.withStartTime(Instant.now().toString());
+      }
+      if (failed > backoffLimit) {
+        String message = "Job has reached the specified backoff limit" + failureDetail(failedPods, active);
+        conditions = Conditions.setJob(conditions, "FailureTarget", "True", "BackoffLimitExceeded", message);
+        conditions = Conditions.setJob(conditions, "Failed", "True", "BackoffLimitExceeded", message);
+        events.record(job, "job-controller", "Warning", "BackoffLimitExceeded", message);
+        active.forEach(this::delete);
+        active = List.of();
+      } else if (succeeded.size() >= completions) {
+        String message = "Reached expected number of succeeded pods";
+        conditions = Conditions.setJob(conditions, "SuccessCriteriaMet", "True", "CompletionsReached", message);
+        conditions = Conditions.setJob(conditions, "Complete", "True", "CompletionsReached", message);
+        status.withCompletionTime(Instant.now().toString());
+        events.record(job, "job-controller", "Normal", "Completed", "Job completed");
+      } else {
+        active = new ArrayList<>(active);
+        for (int index = 0; index < completions && active.size() < parallelism; index++) {
+          int i = index;
+          if (succeeded.contains(i) || active.stream().anyMatch(p -> index(p) == i)) {
+            continue;
+          }
+          active.add(create(job, indexed ? i : -1));
+          if (!indexed && active.size() + succeeded.size() >= completions) {
+            break;
+          }
+        }
+      }
+    }
+    status.withConditions(conditions)
+        .withActive(active.size())
+        .withReady((int) active.stream().filter(JobController::ready).count())
+        .withSucceeded(succeeded.size())
+        .withFailed(failed)
+        .withTerminating(0)
+        .withCompletedIndexes(indexed ? ranges(succeeded) : null)
+        .withNewUncountedTerminatedPods().endUncountedTerminatedPods();
+    JobStatus desired = status.build();
+    if (!desired.equals(old)) {
+      writeStatus(job, desired);
+    }
+  }
+
+  private Pod create(Job job, int index) {
+    String name = job.getMetadata().getName();
+    String prefix = name + "-" + (index >= 0 ? index + "-" : "");
+    String podName = prefix + suffix();
+    Map<String, String> labels = new HashMap<>(Optional.ofNullable(job.getSpec().getTemplate().getMetadata())
+        .map(m -> m.getLabels()).orElse(Map.of()));
+    Map<String, String> annotations = new HashMap<>(Optional.ofNullable(job.getSpec().getTemplate().getMetadata())
+        .map(m -> m.getAnnotations()).orElse(Map.of()));
+    labels.put(Names.JOB_NAME, name);
+    labels.put(Names.LEGACY_JOB_NAME, name);
+    labels.put(Names.CONTROLLER_UID, job.getMetadata().getUid());
+    labels.put(Names.LEGACY_CONTROLLER_UID, job.getMetadata().getUid());
+    if (index >= 0) {
+      labels.put(Names.COMPLETION_INDEX, String.valueOf(index));
+      annotations.put(Names.COMPLETION_INDEX, String.valueOf(index));
+    }
+    PodBuilder pod = new PodBuilder()
+        .withNewMetadata().withName(podName).withNamespace(job.getMetadata().getNamespace()).withLabels(labels)
+        .withAnnotations(annotations).withOwnerReferences(new OwnerReferenceBuilder().withApiVersion("batch/v1")
+            .withKind("Job").withName(name).withUid(job.getMetadata().getUid()).withController(true)
+            .withBlockOwnerDeletion(true).build()).endMetadata()
+        .withSpec(job.getSpec().getTemplate().getSpec());
+    if (index >= 0) {
+      pod.editSpec().withHostname(name + "-" + index).endSpec();
+    }
+    Pod created = client.pods().inNamespace(job.getMetadata().getNamespace()).resource(pod.build()).create();
+    expected.computeIfAbsent(job.getMetadata().getUid(), u -> new HashMap<>()).put(podName, created);
+    events.record(job, "job-controller", "Normal", "SuccessfulCreate", "Created pod: " + podName);
+    return created;
+  }
+
+  private void writeStatus(Job job, JobStatus status) {
+    try {
+      Job latest = client.batch().v1().jobs().inNamespace(job.getMetadata().getNamespace())
+          .withName(job.getMetadata().getName()).get();
+      if (latest != null) {
+        latest.setStatus(status);
+        client.batch().v1().jobs().resource(latest).updateStatus();
+      }
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != 404) {
+        throw e;
+      }
+    }
+  }
+
+  private void delete(Pod pod) {
+    expected.values().forEach(e -> e.remove(pod.getMetadata().getName()));
+    try {
+      client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName()).delete();
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != 404) {
+        throw e;
+      }
+    }
+  }
+
+  /** ": pod P container C exited with code N; last lines: ..." for the first failure found. */
+  private static String failureDetail(List<Pod> failed, List<Pod> active) {
+    return Stream.concat(failed.stream(), active.stream())
+        .flatMap(p -> Stream.concat(
+                Optional.ofNullable(p.getStatus().getInitContainerStatuses()).orElse(List.of()).stream(),
+                Optional.ofNullable(p.getStatus().getContainerStatuses()).orElse(List.of()).stream())
+            .filter(c -> terminatedNonZero(c) || c.getLastState() != null && c.getLastState().getTerminated() != null)
+            .filter(JobController::terminatedNonZero)
+            .map(c -> ": pod " + p.getMetadata().getName() + " container " + c.getName() + " exited with code "
+                + c.getState().getTerminated().getExitCode()
+                + Optional.ofNullable(c.getState().getTerminated().getMessage()).filter(m -> !m.isBlank())
+                    .map(m -> "; last lines:\n" + m).orElse("")))
+        .findFirst().orElse("");
+  }
+
+  private static boolean terminatedNonZero(ContainerStatus c) {
+    return c.getState() != null && c.getState().getTerminated() != null
+        && !Integer.valueOf(0).equals(c.getState().getTerminated().getExitCode());
+  }
+
+  static boolean isActive(Pod pod) {
+    String phase = phase(pod);
+    return !"Succeeded".equals(phase) && !"Failed".equals(phase) && pod.getMetadata().getDeletionTimestamp() == null;
+  }
+
+  private static boolean ready(Pod pod) {
+    return pod.getStatus() != null && pod.getStatus().getConditions() != null && pod.getStatus().getConditions()
+        .stream().anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+  }
+
+  private static int restarts(Pod pod) {
+    return pod.getStatus() == null || pod.getStatus().getContainerStatuses() == null ? 0
+        : pod.getStatus().getContainerStatuses().stream().mapToInt(c -> Optional.ofNullable(c.getRestartCount())
+            .orElse(0)).sum();
+  }
+
+  static String phase(Pod pod) {
+    return pod.getStatus() == null ? null : pod.getStatus().getPhase();
+  }
+
+  private static int index(Pod pod) {
+    String index = label(pod, Names.COMPLETION_INDEX);
+    return index == null ? -1 : Integer.parseInt(index);
+  }
+
+  private static String label(Pod pod, String name) {
+    return pod.getMetadata().getLabels() == null ? null : pod.getMetadata().getLabels().get(name);
+  }
+
+  /** "0-2,4" as completedIndexes. */
+  static String ranges(TreeSet<Integer> indexes) {
+    if (indexes.isEmpty()) {
+      return null;
+    }
+    List<String> parts = new ArrayList<>();
+    Integer start = null;
+    Integer prev = null;
+    for (int i : indexes) {
+      if (start == null) {
+        start = i;
+      } else if (i != prev + 1) {
+        parts.add(start.equals(prev) ? start.toString() : start + "-" + prev);
+        start = i;
+      }
+      prev = i;
+    }
+    parts.add(start.equals(prev) ? start.toString() : start + "-" + prev);
+    return String.join(",", parts);
+  }
+
+  private static String suffix() {
+    StringBuilder s = new StringBuilder();
+    for (int i = 0; i < 5; i++) {
+      s.append(ALPHANUMS.charAt(ThreadLocalRandom.current().nextInt(ALPHANUMS.length())));
+    }
+    return s.toString();
+  }
+}

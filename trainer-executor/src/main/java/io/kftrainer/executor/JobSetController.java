@@ -1,0 +1,425 @@
+package io.kftrainer.executor;
+
+import static io.kftrainer.api.jobset.v1alpha2.JobSetConstants.*;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.informers.cache.Store;
+import io.kftrainer.api.jobset.v1alpha2.DependsOn;
+import io.kftrainer.api.jobset.v1alpha2.FailurePolicyRule;
+import io.kftrainer.api.jobset.v1alpha2.JobSet;
+import io.kftrainer.api.jobset.v1alpha2.JobSetStatus;
+import io.kftrainer.api.jobset.v1alpha2.ReplicatedJob;
+import io.kftrainer.api.jobset.v1alpha2.ReplicatedJobStatus;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * The JobSet controller (JobSet v0.x semantics, for JobSets whose {@code managedBy} is unset or JobSet's own): one
+ * Job {@code <jobset>-<rjob>-<index>} per replica with JobSet's labels and annotations on the Job and its pod
+ * template, the headless Service of the subdomain, {@code dependsOn} and {@code startupPolicy: InOrder},
+ * {@code successPolicy}, {@code failurePolicy} ({@code maxRestarts} recreates the Jobs under a new
+ * {@code restart-attempt}; {@code rules}), {@code suspend}, and the status: {@code Completed}, {@code Failed},
+ * {@code Suspended} with JobSet's reasons and messages, {@code replicatedJobsStatus}, {@code restarts},
+ * {@code terminalState}. A finished JobSet's active Jobs are deleted, as JobSet does.
+ */
+final class JobSetController {
+
+  static final String CONTROLLER = "jobset";
+
+  private final KubernetesClient client;
+  private final Store<JobSet> jobSets;
+  private final Store<Job> jobs;
+  private final EventRecorder events;
+  private final Consumer<String> progress;
+
+  JobSetController(KubernetesClient client, Store<JobSet> jobSets, Store<Job> jobs, EventRecorder events,
+      Consumer<String> progress) {
+    this.client = client;
+    this.jobSets = jobSets;
+    this.jobs = jobs;
+    this.events = events;
+    this.progress = progress;
+  }
+
+  void reconcile(WorkQueue.Key key) {
+    JobSet jobSet = jobSets.getByKey(key.namespace() + "/" + key.name());
+    List<Job> owned = jobs.list().stream().filter(j -> key.namespace().equals(j.getMetadata().getNamespace()))
+        .filter(j -> key.name().equals(label(j, LABEL_JOBSET_NAME)))
+        .filter(j -> jobSet == null || ownedBy(j, jobSet)).toList();
+    if (jobSet == null || jobSet.getMetadata().getDeletionTimestamp() != null) {
+      // correct with or without garbage collection in the API server: delete what this controller created
+      owned.forEach(this::delete);
+      client.services().inNamespace(key.namespace()).withLabel(LABEL_JOBSET_NAME, key.name()).list().getItems()
+          .forEach(this::delete);
+      return;
+    }
+    String managedBy = jobSet.getSpec().getManagedBy();
+    if (managedBy != null && !CONTROLLER_NAME.equals(managedBy)) {
+      return;
+    }
+    JobSetStatus old = Optional.ofNullable(jobSet.getStatus()).orElseGet(JobSetStatus::new);
+    JobSetStatus status = copy(old);
+    int attempt = Optional.ofNullable(status.getRestarts()).orElse(0);
+    List<Job> current = new ArrayList<>();
+    for (Job job : owned) {
+      if (String.valueOf(attempt).equals(label(job, Names.RESTART_ATTEMPT))) {
+        current.add(job);
+      } else {
+        delete(job); // a Job of an earlier attempt
+      }
+    }
+    boolean terminal = Conditions.isTrue(status.getConditions(), CONDITION_COMPLETED)
+        || Conditions.isTrue(status.getConditions(), CONDITION_FAILED);
+    if (terminal) {
+      current.stream().filter(j -> !finished(j)).forEach(this::delete);
+    } else {
+      ensureService(jobSet);
+      reconcileJobs(jobSet, status, current, attempt, owned.size() > current.size());
+    }
+    status.setReplicatedJobsStatus(replicatedJobsStatus(jobSet, current));
+    if (!Objects.equals(copy(old), status)) {
+      writeStatus(jobSet, status);
+    }
+  }
+
+  private void reconcileJobs(JobSet jobSet, JobSetStatus status, List<Job> current, int attempt,
+      boolean oldJobsLeft) {
+    String name = jobSet.getMetadata().getName();
+    boolean suspend = Boolean.TRUE.equals(jobSet.getSpec().getSuspend());
+    Optional<Job> failed = current.stream().filter(j -> Conditions.isJobTrue(j.getStatus() == null ? null
+        : j.getStatus().getConditions(), "Failed")).findFirst();
+    if (failed.isPresent()) {
+      onJobFailure(jobSet, status, failed.get(), current);
+      return;
+    }
+    if (succeeded(jobSet, current)) {
+      status.setConditions(Conditions.set(status.getConditions(), CONDITION_COMPLETED, "True", "AllJobsCompleted",
+          "jobset completed successfully"));
+      status.setTerminalState(CONDITION_COMPLETED);
+      events.record(jobSet, "jobset-controller", "Normal", "AllJobsCompleted", "jobset completed successfully");
+      progress.accept("jobset " + jobSet.getMetadata().getNamespace() + "/" + name + ": Completed");
+      current.stream().filter(j -> !finished(j)).forEach(this::delete);
+      return;
+    }
+    // suspend and resume: the Jobs follow the JobSet
+    for (Job job : current) {
+      if (Boolean.TRUE.equals(job.getSpec().getSuspend()) != suspend && !finished(job)) {
+        client.batch().v1().jobs().inNamespace(job.getMetadata().getNamespace())
+            .withName(job.getMetadata().getName()).edit(j -> {
+              j.getSpec().setSuspend(suspend);
+              return j;
+            });
+      }
+    }
+    if (suspend) {
+      if (!Conditions.isTrue(status.getConditions(), CONDITION_SUSPENDED)) {
+        status.setConditions(Conditions.set(status.getConditions(), CONDITION_SUSPENDED, "True", "SuspendedJobs",
+            "jobset is suspended"));
+        progress.accept("jobset " + jobSet.getMetadata().getNamespace() + "/" + name + ": Suspended");
+      }
+    } else if (status.getConditions() != null && status.getConditions().stream()
+        .anyMatch(c -> CONDITION_SUSPENDED.equals(c.getType()) && "True".equals(c.getStatus()))) {
+      status.setConditions(Conditions.set(status.getConditions(), CONDITION_SUSPENDED, "False", "ResumeJobs",
+          "jobset is resumed"));
+    }
+    if (oldJobsLeft) {
+      return; // recreate only once the Jobs of the earlier attempt are gone
+    }
+    boolean inOrder = jobSet.getSpec().getStartupPolicy() != null
+        && STARTUP_IN_ORDER.equals(jobSet.getSpec().getStartupPolicy().getStartupPolicyOrder());
+    List<ReplicatedJob> rjobs = jobSet.getSpec().getReplicatedJobs();
+    for (int r = 0; r < rjobs.size(); r++) {
+      ReplicatedJob rjob = rjobs.get(r);
+      if (!dependenciesMet(rjob, current)) {
+        continue;
+      }
+      int replicas = Optional.ofNullable(rjob.getReplicas()).orElse(1);
+      for (int i = 0; i < replicas; i++) {
+        String jobName = name + "-" + rjob.getName() + "-" + i;
+        if (current.stream().noneMatch(j -> jobName.equals(j.getMetadata().getName()))) {
+          create(jobSet, rjob, i, jobName, attempt, suspend, globalIndex(rjobs, r, i));
+        }
+      }
+      if (inOrder && !allReady(rjob, current)) {
+        break;
+      }
+    }
+  }
+
+  private void onJobFailure(JobSet jobSet, JobSetStatus status, Job failed, List<Job> current) {
+    String rjob = label(failed, LABEL_REPLICATED_JOB_NAME);
+    JobCondition condition = Conditions.job(failed.getStatus().getConditions(), "Failed").orElseThrow();
+    var policy = jobSet.getSpec().getFailurePolicy();
+    int maxRestarts = policy == null || policy.getMaxRestarts() == null ? 0 : policy.getMaxRestarts();
+    String action = "RestartJobSet";
+    if (policy != null && policy.getRules() != null) {
+      for (FailurePolicyRule rule : policy.getRules()) {
+        boolean target = rule.getTargetReplicatedJobs() == null || rule.getTargetReplicatedJobs().isEmpty()
+            || rule.getTargetReplicatedJobs().contains(rjob);
+        boolean reason = rule.getOnJobFailureReasons() == null || rule.getOnJobFailureReasons().isEmpty()
+            || rule.getOnJobFailureReasons().contains(condition.getReason());
+        if (target && reason) {
+          action = rule.getAction();
+          break;
+        }
+      }
+    }
+    int restarts = Optional.ofNullable(status.getRestarts()).orElse(0);
+    int counted = Optional.ofNullable(status.getRestartsCountTowardsMax()).orElse(0);
+    String detail = "job " + failed.getMetadata().getName() + " failed: " + condition.getMessage();
+    String ns = jobSet.getMetadata().getNamespace();
+    String name = jobSet.getMetadata().getName();
+    if ("RestartJobSetAndIgnoreMaxRestarts".equals(action) || "RestartJobSet".equals(action) && counted < maxRestarts) {
+      status.setRestarts(restarts + 1);
+      if ("RestartJobSet".equals(action)) {
+        status.setRestartsCountTowardsMax(counted + 1);
+      }
+      events.record(jobSet, "jobset-controller", "Warning", "Restarting", "restarting jobset (attempt "
+          + (restarts + 1) + "): " + detail);
+      progress.accept("jobset " + ns + "/" + name + ": restarting (attempt " + (restarts + 1) + "), " + detail);
+      current.forEach(this::delete);
+      return;
+    }
+    String reason = "FailJobSet".equals(action) ? "FailedJobs" : maxRestarts > 0 ? "ReachedMaxRestarts" : "FailedJobs";
+    String message = ("ReachedMaxRestarts".equals(reason) ? "jobset failed due to reaching max number of restarts"
+        : "jobset failed due to one or more job failures") + ": " + detail;
+    status.setConditions(Conditions.set(status.getConditions(), CONDITION_FAILED, "True", reason, message));
+    status.setTerminalState(CONDITION_FAILED);
+    events.record(jobSet, "jobset-controller", "Warning", reason, message);
+    progress.accept("jobset " + ns + "/" + name + ": Failed (" + reason + "), " + detail.lines().findFirst()
+        .orElse(""));
+    current.stream().filter(j -> !finished(j)).forEach(this::delete);
+  }
+
+  private boolean succeeded(JobSet jobSet, List<Job> current) {
+    var policy = jobSet.getSpec().getSuccessPolicy();
+    String operator = policy == null || policy.getOperator() == null ? OPERATOR_ALL : policy.getOperator();
+    List<String> targets = policy == null || policy.getTargetReplicatedJobs() == null
+        || policy.getTargetReplicatedJobs().isEmpty()
+        ? jobSet.getSpec().getReplicatedJobs().stream().map(ReplicatedJob::getName).toList()
+        : policy.getTargetReplicatedJobs();
+    List<Job> targeted = current.stream().filter(j -> targets.contains(label(j, LABEL_REPLICATED_JOB_NAME))).toList();
+    List<Job> complete = targeted.stream().filter(j -> Conditions.isJobTrue(j.getStatus() == null ? null
+        : j.getStatus().getConditions(), "Complete")).toList();
+    if (OPERATOR_ANY.equals(operator)) {
+      return !complete.isEmpty();
+    }
+    int expected = jobSet.getSpec().getReplicatedJobs().stream().filter(r -> targets.contains(r.getName()))
+        .mapToInt(r -> Optional.ofNullable(r.getReplicas()).orElse(1)).sum();
+    return expected > 0 && complete.size() == expected;
+  }
+
+  private boolean dependenciesMet(ReplicatedJob rjob, List<Job> current) {
+    for (DependsOn dependency : Optional.ofNullable(rjob.getDependsOn()).orElse(List.of())) {
+      List<Job> of = current.stream().filter(j -> dependency.getName().equals(label(j, LABEL_REPLICATED_JOB_NAME)))
+          .toList();
+      boolean met = !of.isEmpty() && of.stream().allMatch(j -> DEPENDS_ON_COMPLETE.equals(dependency.getStatus())
+          ? Conditions.isJobTrue(j.getStatus() == null ? null : j.getStatus().getConditions(), "Complete")
+          : ready(j) || Conditions.isJobTrue(j.getStatus() == null ? null : j.getStatus().getConditions(),
+              "Complete"));
+      if (!met) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private boolean allReady(ReplicatedJob rjob, List<Job> current) {
+    int replicas = Optional.ofNullable(rjob.getReplicas()).orElse(1);
+    return current.stream().filter(j -> rjob.getName().equals(label(j, LABEL_REPLICATED_JOB_NAME)))
+        .filter(j -> ready(j) || finished(j)).count() >= replicas;
+  }
+
+  private void create(JobSet jobSet, ReplicatedJob rjob, int index, String jobName, int attempt, boolean suspend,
+      int globalIndex) {
+    String ns = jobSet.getMetadata().getNamespace();
+    String name = jobSet.getMetadata().getName();
+    int globalReplicas = jobSet.getSpec().getReplicatedJobs().stream()
+        .mapToInt(r -> Optional.ofNullable(r.getReplicas()).orElse(1)).sum();
+    Map<String, String> meta = new HashMap<>();
+    meta.put(LABEL_JOBSET_NAME, name);
+    meta.put(LABEL_JOBSET_UID, jobSet.getMetadata().getUid());
+    meta.put(LABEL_REPLICATED_JOB_NAME, rjob.getName());
+    meta.put(LABEL_REPLICATED_JOB_REPLICAS, String.valueOf(Optional.ofNullable(rjob.getReplicas()).orElse(1)));
+    meta.put(LABEL_JOB_INDEX, String.valueOf(index));
+    meta.put(LABEL_JOB_GLOBAL_INDEX, String.valueOf(globalIndex));
+    meta.put(LABEL_GLOBAL_REPLICAS, String.valueOf(globalReplicas));
+    meta.put(LABEL_GROUP_NAME, Optional.ofNullable(rjob.getGroupName()).orElse(DEFAULT_GROUP_NAME));
+    meta.put(LABEL_JOB_KEY, Names.jobKey(ns, jobName));
+    meta.put(Names.RESTART_ATTEMPT, String.valueOf(attempt));
+
+    Job job = new JobBuilder().withMetadata(rjob.getTemplate().getMetadata()).withSpec(rjob.getTemplate().getSpec())
+        .build();
+    job = new JobBuilder(job).editOrNewMetadata().withName(jobName).withNamespace(ns).addToLabels(meta)
+        .addToAnnotations(meta).withOwnerReferences(owner(jobSet)).endMetadata().build();
+    // JobSet's defaults (its webhook's): Indexed completion, restartPolicy OnFailure, the subdomain
+    var spec = job.getSpec();
+    if (spec.getCompletionMode() == null) {
+      spec.setCompletionMode("Indexed");
+    }
+    spec.setSuspend(suspend);
+    PodTemplateSpec template = spec.getTemplate();
+    template.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder(
+        Optional.ofNullable(template.getMetadata()).orElseGet(io.fabric8.kubernetes.api.model.ObjectMeta::new))
+        .addToLabels(meta).addToAnnotations(meta).build());
+    if (template.getSpec().getRestartPolicy() == null) {
+      template.getSpec().setRestartPolicy("OnFailure");
+    }
+    if (dnsHostnames(jobSet) && template.getSpec().getSubdomain() == null) {
+      template.getSpec().setSubdomain(subdomain(jobSet));
+    }
+    try {
+      client.batch().v1().jobs().inNamespace(ns).resource(job).create();
+      events.record(jobSet, "jobset-controller", "Normal", "SuccessfulCreate", "Created job " + jobName);
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != 409) {
+        throw e;
+      }
+    }
+  }
+
+  private void ensureService(JobSet jobSet) {
+    if (!dnsHostnames(jobSet)) {
+      return;
+    }
+    String ns = jobSet.getMetadata().getNamespace();
+    String name = subdomain(jobSet);
+    if (client.services().inNamespace(ns).withName(name).get() != null) {
+      return;
+    }
+    boolean publish = jobSet.getSpec().getNetwork() == null
+        || jobSet.getSpec().getNetwork().getPublishNotReadyAddresses() == null
+        || jobSet.getSpec().getNetwork().getPublishNotReadyAddresses();
+    Service service = new ServiceBuilder().withNewMetadata().withName(name).withNamespace(ns)
+        .addToLabels(LABEL_JOBSET_NAME, jobSet.getMetadata().getName()).withOwnerReferences(owner(jobSet))
+        .endMetadata().withNewSpec().withClusterIP("None")
+        .addToSelector(LABEL_JOBSET_NAME, jobSet.getMetadata().getName()).withPublishNotReadyAddresses(publish)
+        .endSpec().build();
+    try {
+      client.services().inNamespace(ns).resource(service).create();
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != 409) {
+        throw e;
+      }
+    }
+  }
+
+  private List<ReplicatedJobStatus> replicatedJobsStatus(JobSet jobSet, List<Job> current) {
+    List<ReplicatedJobStatus> result = new ArrayList<>();
+    for (ReplicatedJob rjob : jobSet.getSpec().getReplicatedJobs()) {
+      List<Job> of = current.stream().filter(j -> rjob.getName().equals(label(j, LABEL_REPLICATED_JOB_NAME)))
+          .toList();
+      ReplicatedJobStatus s = new ReplicatedJobStatus();
+      s.setName(rjob.getName());
+      s.setReady((int) of.stream().filter(j -> !finished(j) && ready(j)).count());
+      s.setSucceeded((int) of.stream().filter(j -> Conditions.isJobTrue(conditions(j), "Complete")).count());
+      s.setFailed((int) of.stream().filter(j -> Conditions.isJobTrue(conditions(j), "Failed")).count());
+      s.setActive((int) of.stream().filter(j -> !finished(j) && j.getStatus() != null
+          && Optional.ofNullable(j.getStatus().getActive()).orElse(0) > 0).count());
+      s.setSuspended((int) of.stream().filter(j -> Boolean.TRUE.equals(j.getSpec().getSuspend())).count());
+      result.add(s);
+    }
+    return result;
+  }
+
+  private void writeStatus(JobSet jobSet, JobSetStatus status) {
+    try {
+      JobSet latest = client.resources(JobSet.class).inNamespace(jobSet.getMetadata().getNamespace())
+          .withName(jobSet.getMetadata().getName()).get();
+      if (latest != null) {
+        latest.setStatus(status);
+        client.resources(JobSet.class).resource(latest).updateStatus();
+      }
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != 404) {
+        throw e;
+      }
+    }
+  }
+
+  private void delete(HasMetadata object) {
+    try {
+      client.resource(object).withPropagationPolicy(io.fabric8.kubernetes.api.model.DeletionPropagation.BACKGROUND)
+          .delete();
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != 404) {
+        throw e;
+      }
+    }
+  }
+
+  private static JobSetStatus copy(JobSetStatus status) {
+    JobSetStatus copy = new JobSetStatus();
+    copy.setConditions(status.getConditions() == null ? null : new ArrayList<>(status.getConditions()));
+    copy.setRestarts(status.getRestarts());
+    copy.setRestartsCountTowardsMax(status.getRestartsCountTowardsMax());
+    copy.setTerminalState(status.getTerminalState());
+    copy.setReplicatedJobsStatus(status.getReplicatedJobsStatus());
+    return copy;
+  }
+
+  private static OwnerReference owner(JobSet jobSet) {
+    return new OwnerReferenceBuilder().withApiVersion(API_VERSION).withKind(KIND)
+        .withName(jobSet.getMetadata().getName()).withUid(jobSet.getMetadata().getUid()).withController(true)
+        .withBlockOwnerDeletion(true).build();
+  }
+
+  private static boolean ownedBy(Job job, JobSet jobSet) {
+    return job.getMetadata().getOwnerReferences() != null && job.getMetadata().getOwnerReferences().stream()
+        .anyMatch(o -> Objects.equals(o.getUid(), jobSet.getMetadata().getUid()));
+  }
+
+  private static boolean dnsHostnames(JobSet jobSet) {
+    return jobSet.getSpec().getNetwork() == null || jobSet.getSpec().getNetwork().getEnableDNSHostnames() == null
+        || jobSet.getSpec().getNetwork().getEnableDNSHostnames();
+  }
+
+  static String subdomain(JobSet jobSet) {
+    return Optional.ofNullable(jobSet.getSpec().getNetwork()).map(n -> n.getSubdomain()).filter(s -> !s.isEmpty())
+        .orElse(jobSet.getMetadata().getName());
+  }
+
+  private static int globalIndex(List<ReplicatedJob> rjobs, int r, int i) {
+    int before = 0;
+    for (int k = 0; k < r; k++) {
+      before += Optional.ofNullable(rjobs.get(k).getReplicas()).orElse(1);
+    }
+    return before + i;
+  }
+
+  private static List<JobCondition> conditions(Job job) {
+    return job.getStatus() == null ? null : job.getStatus().getConditions();
+  }
+
+  private static boolean finished(Job job) {
+    return Conditions.isJobTrue(conditions(job), "Complete") || Conditions.isJobTrue(conditions(job), "Failed");
+  }
+
+  private static boolean ready(Job job) {
+    if (job.getStatus() == null) {
+      return false;
+    }
+    int parallelism = Optional.ofNullable(job.getSpec().getParallelism()).orElse(1);
+    return Optional.ofNullable(job.getStatus().getReady()).orElse(0)
+        + Optional.ofNullable(job.getStatus().getSucceeded()).orElse(0) >= parallelism;
+  }
+
+  private static String label(HasMetadata object, String name) {
+    return object.getMetadata().getLabels() == null ? null : object.getMetadata().getLabels().get(name);
+  }
+}

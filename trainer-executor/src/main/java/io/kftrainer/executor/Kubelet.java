@@ -1,0 +1,326 @@
+package io.kftrainer.executor;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerPort;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.api.model.PodConditionBuilder;
+import io.fabric8.kubernetes.api.model.PodIPBuilder;
+import io.fabric8.kubernetes.api.model.PodStatus;
+import io.fabric8.kubernetes.api.model.PodStatusBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.informers.cache.Store;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
+
+/**
+ * The kubelet of this machine: runs every pod it sees as local processes ({@link PodRun}), at most
+ * {@code maxPods} at once (the others stay Pending, {@code PodScheduled=False}, reason {@code Unschedulable}), and
+ * writes pod status (phase, conditions, podIP, container statuses with exit codes) and Events. Images are not
+ * pulled: commands run with this machine's tools, and an Event says so.
+ */
+final class Kubelet {
+
+  static final String NODE_NAME = "local";
+  static final String CONTROLLER = "pod";
+
+  /** The standard PATH of container images: what a command without a path finds. */
+  private static final String IMAGE_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+
+  private final KubernetesClient client;
+  private final Store<Pod> pods;
+  private final WorkQueue queue;
+  private final Path runDir;
+  private final int maxPods;
+  private final Consumer<String> progress;
+  private final EventRecorder events;
+  private final HostTable hosts;
+  private final PortTable ports;
+  private final ContainerEnv containerEnv;
+  private final Path rshAgent;
+  private final Map<String, PodRun> runs = new ConcurrentHashMap<>();
+  private final Map<String, String> lastPhase = new LinkedHashMap<>();
+  private final Set<String> unschedulable = new HashSet<>();
+
+  Kubelet(KubernetesClient client, Store<Pod> pods, WorkQueue queue, Path runDir, int maxPods,
+      Consumer<String> progress, EventRecorder events, HostTable hosts, PortTable ports, Path rshAgent) {
+    this.client = client;
+    this.pods = pods;
+    this.queue = queue;
+    this.runDir = runDir;
+    this.maxPods = maxPods;
+    this.progress = progress;
+    this.events = events;
+    this.hosts = hosts;
+    this.ports = ports;
+    this.containerEnv = new ContainerEnv(client);
+    this.rshAgent = rshAgent;
+  }
+
+  void reconcile(WorkQueue.Key key) {
+    String id = key.namespace() + "/" + key.name();
+    Pod pod = pods.getByKey(id);
+    PodRun run = runs.get(id);
+    if (pod == null || pod.getMetadata().getDeletionTimestamp() != null) {
+      if (run != null) {
+        stop(id, run);
+      }
+      if (pod == null) {
+        lastPhase.remove(id);
+      }
+      return;
+    }
+    if (run != null && !Objects.equals(run.podUid, pod.getMetadata().getUid())) {
+      stop(id, run); // deleted and recreated under the same name
+      run = null;
+    }
+    if (run != null) {
+      writeStatus(pod, run);
+      return;
+    }
+    String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+    if ("Succeeded".equals(phase) || "Failed".equals(phase)) {
+      return;
+    }
+    long active = runs.values().stream().filter(r -> !r.finished()).count();
+    if (active >= maxPods) {
+      if (unschedulable.add(id)) {
+        PodStatus status = new PodStatusBuilder().withPhase("Pending").withConditions(condition("PodScheduled",
+            "False", "Unschedulable", "0/1 nodes are available: the local executor runs at most " + maxPods
+                + " pods at once (--max-pods)")).build();
+        updateStatus(pod, status);
+        events.pod(pod, "Warning", "FailedScheduling", "0/1 nodes are available: the local executor runs at most "
+            + maxPods + " pods at once (--max-pods)");
+      }
+      return;
+    }
+    unschedulable.remove(id);
+    start(id, pod);
+  }
+
+  private void start(String id, Pod pod) {
+    Path podDir = runDir.resolve(pod.getMetadata().getNamespace()).resolve("pods").resolve(pod.getMetadata().getName());
+    List<String> initNames = Optional.ofNullable(pod.getSpec().getInitContainers()).orElse(List.of()).stream()
+        .map(Container::getName).toList();
+    List<String> names = pod.getSpec().getContainers().stream().map(Container::getName).toList();
+    boolean onFailure = "OnFailure".equals(pod.getSpec().getRestartPolicy());
+    PodRun run = new PodRun(id, podDir.resolve("logs"), initNames, names, onFailure,
+        () -> queue.add(new WorkQueue.Key(CONTROLLER, pod.getMetadata().getNamespace(), pod.getMetadata().getName())),
+        event -> {
+          String[] parts = event.split(" ", 3);
+          events.pod(pod, parts[0], parts[1], parts[2]);
+        });
+    run.podUid = pod.getMetadata().getUid();
+    run.podIp = podIp(pod);
+    run.group = group(pod);
+    run.startTime = Instant.now();
+    runs.put(id, run);
+    events.pod(pod, "Normal", "Scheduled", "Successfully assigned " + id + " to " + NODE_NAME);
+    for (Container c : allContainers(pod)) {
+      events.pod(pod, "Normal", "Pulled", "Container image \"" + c.getImage() + "\" not pulled: the local executor "
+          + "runs container \"" + c.getName() + "\" with this machine's tools");
+    }
+    PodVolumes volumes;
+    try {
+      volumes = PodVolumes.create(client, pod, runDir, podDir);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (ContainerEnv.ConfigError e) {
+      volumes = null;
+      run.failedToStart(e.getMessage());
+      events.pod(pod, "Warning", "FailedMount", e.getMessage());
+    }
+    if (volumes != null) {
+      PodVolumes v = volumes;
+      Map<Integer, Integer> portMap = ports.ports(group(pod), declaredPorts(pod));
+      run.start(name -> launch(pod, podDir, v, portMap, run, name));
+    }
+    writeStatus(pod, run);
+  }
+
+  private PodRun.Launch launch(Pod pod, Path podDir, PodVolumes volumes, Map<Integer, Integer> portMap, PodRun run,
+      String name) {
+    Container container = allContainers(pod).stream().filter(c -> c.getName().equals(name)).findFirst()
+        .orElseThrow();
+    Map<String, String> mounts = volumes.mounts(container);
+    Rewriter rewriter = new Rewriter(mounts, pod.getMetadata().getNamespace(), pod.getSpec().getSubdomain(), hosts,
+        portMap);
+    Map<String, String> base = new LinkedHashMap<>();
+    base.put("PATH", IMAGE_PATH);
+    base.put("HOME", podDir.resolve("home").toString());
+    base.put("HOSTNAME", Optional.ofNullable(pod.getSpec().getHostname()).orElse(pod.getMetadata().getName()));
+    base.put("OMPI_MCA_plm_rsh_agent", rshAgent.toString());
+    base.put("I_MPI_HYDRA_BOOTSTRAP", "rsh");
+    base.put("I_MPI_HYDRA_BOOTSTRAP_EXEC", rshAgent.toString());
+    base.put("HYDRA_LAUNCHER", "rsh");
+    base.put("HYDRA_LAUNCHER_EXEC", rshAgent.toString());
+    // OpenMPI 4.1's shared-memory transport (vader) crashes between ranks it places on different hosts that are
+    // the same machine; TCP over loopback works. A pod that sets OMPI_MCA_btl itself wins.
+    base.put("OMPI_MCA_btl", "self,tcp");
+    Map<String, String> env = containerEnv.resolve(pod, container, run.podIp, base);
+    env.replaceAll((k, v) -> rewriter.rewrite(v));
+    List<String> argv = new ArrayList<>();
+    Optional.ofNullable(container.getCommand()).orElse(List.of()).forEach(a -> argv.add(VarExpansion.expand(a, env)));
+    if (!argv.isEmpty()) {
+      Optional.ofNullable(container.getArgs()).orElse(List.of()).forEach(a -> argv.add(VarExpansion.expand(a, env)));
+    }
+    Path workingDir = container.getWorkingDir() == null ? podDir.resolve("workdir")
+        : Path.of(rewriter.rewrite(container.getWorkingDir()));
+    try {
+      java.nio.file.Files.createDirectories(podDir.resolve("home"));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return new PodRun.Launch(container, rewriter.rewrite(argv), env, workingDir);
+  }
+
+  private void stop(String id, PodRun run) {
+    runs.remove(id);
+    Thread t = new Thread(() -> run.kill(2000), "kill-" + id);
+    t.setDaemon(true);
+    t.start();
+    progress.accept("pod " + id + ": deleted, processes stopped");
+    startWaiting();
+  }
+
+  /** A slot is free: start the pods that wait for one, oldest first. */
+  private void startWaiting() {
+    pods.list().stream().filter(p -> unschedulable.contains(p.getMetadata().getNamespace() + "/"
+            + p.getMetadata().getName()))
+        .sorted(Comparator.comparing(p -> p.getMetadata().getCreationTimestamp()))
+        .forEach(p -> queue.add(new WorkQueue.Key(CONTROLLER, p.getMetadata().getNamespace(),
+            p.getMetadata().getName())));
+  }
+
+  /** Ends every pod's processes (local mode stops). */
+  void stopAll() {
+    runs.values().forEach(r -> r.kill(1000));
+    runs.clear();
+  }
+
+  private void writeStatus(Pod pod, PodRun run) {
+    String phase = run.phase();
+    List<ContainerStatus> init = new ArrayList<>();
+    List<ContainerStatus> main = new ArrayList<>();
+    for (Container c : allContainers(pod)) {
+      PodRun.State state = run.states().get(c.getName());
+      (state.init ? init : main).add(state.status(c.getImage()));
+    }
+    boolean initialized = run.states().values().stream().filter(s -> s.init).allMatch(s -> Integer.valueOf(0)
+        .equals(s.exitCode));
+    boolean ready = "Running".equals(phase) && main.stream().allMatch(ContainerStatus::getReady);
+    List<PodCondition> conditions = List.of(
+        condition("PodScheduled", "True", null, null),
+        condition("Initialized", initialized ? "True" : "False", initialized ? null : "ContainersNotInitialized",
+            null),
+        condition("ContainersReady", ready ? "True" : "False", ready ? null : "ContainersNotReady", null),
+        condition("Ready", ready ? "True" : "False", ready ? null : "ContainersNotReady", null));
+    PodStatus status = new PodStatusBuilder().withPhase(phase).withConditions(conditions)
+        .withHostIP("127.0.0.1").withPodIP(run.podIp).withPodIPs(new PodIPBuilder().withIp(run.podIp).build())
+        .withStartTime(run.startTime.toString()).withInitContainerStatuses(init).withContainerStatuses(main)
+        .withMessage(run.failure()).withReason(run.failure() == null ? null : "ContainerConfigError")
+        .build();
+    if (!sameStatus(pod.getStatus(), status)) {
+      updateStatus(pod, status);
+    }
+    String id = pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
+    if (!phase.equals(lastPhase.put(id, phase))) {
+      progress.accept("pod " + id + ": " + phase + describe(run));
+    }
+    if (run.finished() && !run.finishSeen) {
+      run.finishSeen = true;
+      if (runs.values().stream().noneMatch(r -> r.group.equals(run.group) && !r.finished())) {
+        ports.release(run.group);
+      }
+      startWaiting();
+    }
+  }
+
+  private static String describe(PodRun run) {
+    return run.states().values().stream().filter(s -> s.exitCode != null && s.exitCode != 0).findFirst()
+        .map(s -> " (container " + s.name + " exited with code " + s.exitCode + ")").orElse("");
+  }
+
+  private static boolean sameStatus(PodStatus current, PodStatus desired) {
+    if (current == null) {
+      return false;
+    }
+    // transition times are set by the server-side copy; compare what the kubelet decides
+    return Objects.equals(current.getPhase(), desired.getPhase())
+        && Objects.equals(current.getContainerStatuses(), desired.getContainerStatuses())
+        && Objects.equals(current.getInitContainerStatuses(), desired.getInitContainerStatuses())
+        && Objects.equals(current.getConditions().stream().map(c -> c.getType() + c.getStatus()).toList(),
+            desired.getConditions().stream().map(c -> c.getType() + c.getStatus()).toList())
+        && Objects.equals(current.getPodIP(), desired.getPodIP());
+  }
+
+  private void updateStatus(Pod pod, PodStatus status) {
+    try {
+      Pod latest = client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
+          .get();
+      if (latest == null) {
+        return;
+      }
+      latest.setStatus(status);
+      client.pods().resource(latest).updateStatus();
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != 404) {
+        throw e;
+      }
+    }
+  }
+
+  private static PodCondition condition(String type, String status, String reason, String message) {
+    return new PodConditionBuilder().withType(type).withStatus(status).withReason(reason).withMessage(message)
+        .withLastTransitionTime(Instant.now().toString()).build();
+  }
+
+  private String podIp(Pod pod) {
+    String hostname = Optional.ofNullable(pod.getSpec().getHostname()).orElse(pod.getMetadata().getName());
+    return hosts.addressOf(pod.getMetadata().getNamespace(), hostname, pod.getSpec().getSubdomain());
+  }
+
+  /** Pods that reach each other share ports: those of one JobSet, else the pod alone. */
+  private static String group(Pod pod) {
+    Map<String, String> labels = Optional.ofNullable(pod.getMetadata().getLabels()).orElse(Map.of());
+    String jobSet = labels.get("jobset.sigs.k8s.io/jobset-name");
+    return pod.getMetadata().getNamespace() + "/" + (jobSet != null ? "jobset/" + jobSet
+        : "pod/" + pod.getMetadata().getName());
+  }
+
+  private static Set<Integer> declaredPorts(Pod pod) {
+    return allContainers(pod).stream().flatMap(c -> Optional.ofNullable(c.getPorts()).orElse(List.of()).stream())
+        .map(ContainerPort::getContainerPort).filter(Objects::nonNull).collect(Collectors.toSet());
+  }
+
+  private static List<Container> allContainers(Pod pod) {
+    List<Container> all = new ArrayList<>(Optional.ofNullable(pod.getSpec().getInitContainers()).orElse(List.of()));
+    all.addAll(pod.getSpec().getContainers());
+    return all;
+  }
+
+  /** For {@code kubectl logs}: the run of a pod, if this kubelet started it. */
+  Optional<PodRun> run(String namespace, String pod) {
+    return Optional.ofNullable(runs.get(namespace + "/" + pod));
+  }
+
+  Path logFile(String namespace, String pod, String container) {
+    return runDir.resolve(namespace).resolve("pods").resolve(pod).resolve("logs").resolve(container + ".log");
+  }
+}

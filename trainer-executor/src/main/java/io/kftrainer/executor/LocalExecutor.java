@@ -1,0 +1,182 @@
+package io.kftrainer.executor;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.kftrainer.api.jobset.v1alpha2.JobSet;
+import io.kftrainer.api.jobset.v1alpha2.JobSetConstants;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * The JobSet controller, the Job controller and the kubelet of this machine, on one API server reached only through
+ * {@code client}: JobSets become Jobs, Pods, a headless Service and local process groups, with real status, Events
+ * and logs. {@link #start} begins watching; {@link #close} stops watching and ends every process.
+ */
+public final class LocalExecutor implements AutoCloseable {
+
+  /** How the executor runs: where pods' directories go, how many pods run at once, where progress lines go. */
+  public record Options(Path runDir, int maxPods, Consumer<String> progress) {
+    public Options {
+      if (maxPods < 1) {
+        throw new IllegalArgumentException("maxPods must be at least 1, got " + maxPods);
+      }
+    }
+  }
+
+  private final KubernetesClient client;
+  private final Options options;
+  private final WorkQueue queue = new WorkQueue();
+  private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
+  private Kubelet kubelet;
+
+  public LocalExecutor(KubernetesClient client, Options options) {
+    this.client = client;
+    this.options = options;
+  }
+
+  public Path runDir() {
+    return options.runDir();
+  }
+
+  /** Starts the informers and controllers; returns once their caches are synced. */
+  public LocalExecutor start() {
+    try {
+      Files.createDirectories(options.runDir());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    EventRecorder events = new EventRecorder(client);
+    SharedIndexInformer<JobSet> jobSets = client.resources(JobSet.class).inAnyNamespace().runnableInformer(0);
+    SharedIndexInformer<Job> jobs = client.batch().v1().jobs().inAnyNamespace().runnableInformer(0);
+    SharedIndexInformer<Pod> pods = client.pods().inAnyNamespace().runnableInformer(0);
+    JobSetController jobSetController = new JobSetController(client, jobSets.getStore(), jobs.getStore(), events,
+        options.progress());
+    JobController jobController = new JobController(client, jobs.getStore(), pods.getStore(), events);
+    kubelet = new Kubelet(client, pods.getStore(), queue, options.runDir(), options.maxPods(), options.progress(),
+        events, new HostTable(), new PortTable(), writeRshAgent(options.runDir()));
+    queue.register(JobSetController.CONTROLLER, jobSetController::reconcile);
+    queue.register(JobController.CONTROLLER, jobController::reconcile);
+    queue.register(Kubelet.CONTROLLER, kubelet::reconcile);
+
+    jobSets.addEventHandler(handler(js -> List.of(key(JobSetController.CONTROLLER, js, js.getMetadata().getName()))));
+    jobs.addEventHandler(handler(job -> {
+      List<WorkQueue.Key> keys = new ArrayList<>(List.of(key(JobController.CONTROLLER, job,
+          job.getMetadata().getName())));
+      label(job, JobSetConstants.LABEL_JOBSET_NAME).ifPresent(n -> keys.add(key(JobSetController.CONTROLLER, job, n)));
+      return keys;
+    }));
+    pods.addEventHandler(handler(pod -> {
+      List<WorkQueue.Key> keys = new ArrayList<>(List.of(key(Kubelet.CONTROLLER, pod, pod.getMetadata().getName())));
+      label(pod, Names.JOB_NAME).ifPresent(n -> keys.add(key(JobController.CONTROLLER, pod, n)));
+      return keys;
+    }));
+    informers.addAll(List.of(jobSets, jobs, pods));
+    informers.forEach(i -> i.run());
+    return this;
+  }
+
+  /**
+   * The captured output of a container, for {@code kubectl logs}: the shape of
+   * {@code io.kftrainer.apiserver.PodLogSource#open}. Empty when this executor has no such pod or container.
+   * With {@code follow}, the stream ends when the container's process ends; {@code tailLines} starts that many
+   * lines before the end.
+   */
+  public Optional<InputStream> openLog(String namespace, String pod, String container, boolean follow,
+      Integer tailLines) {
+    Optional<PodRun> run = kubelet == null ? Optional.empty() : kubelet.run(namespace, pod);
+    Path file = kubelet == null ? null : kubelet.logFile(namespace, pod, container);
+    if (file == null || run.isEmpty() && !Files.exists(file)
+        || run.isPresent() && !run.get().states().containsKey(container)) {
+      return Optional.empty();
+    }
+    try {
+      if (!Files.exists(file)) {
+        Files.createDirectories(file.getParent());
+        Files.createFile(file);
+      }
+      return Optional.of(new LogStream(file, tailLines,
+          follow ? () -> run.map(r -> r.isRunning(container)).orElse(false) : () -> false));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  @Override
+  public void close() {
+    informers.forEach(SharedIndexInformer::close);
+    queue.close();
+    if (kubelet != null) {
+      kubelet.stopAll();
+    }
+  }
+
+  private <T extends HasMetadata> ResourceEventHandler<T> handler(Function<T, List<WorkQueue.Key>> keys) {
+    return new ResourceEventHandler<>() {
+      @Override
+      public void onAdd(T obj) {
+        keys.apply(obj).forEach(queue::add);
+      }
+
+      @Override
+      public void onUpdate(T oldObj, T newObj) {
+        keys.apply(newObj).forEach(queue::add);
+      }
+
+      @Override
+      public void onDelete(T obj, boolean deletedFinalStateUnknown) {
+        keys.apply(obj).forEach(queue::add);
+      }
+    };
+  }
+
+  private static WorkQueue.Key key(String controller, HasMetadata object, String name) {
+    return new WorkQueue.Key(controller, object.getMetadata().getNamespace(), name);
+  }
+
+  private static Optional<String> label(HasMetadata object, String name) {
+    return Optional.ofNullable(object.getMetadata().getLabels()).map(l -> l.get(name));
+  }
+
+  /**
+   * The remote-shell agent that {@code mpirun} (and Hydra) call instead of ssh: every pod runs on this machine, so
+   * it drops ssh's options and the host name and runs the command here.
+   */
+  private static Path writeRshAgent(Path runDir) {
+    Path agent = runDir.resolve("bin").resolve("rsh-agent");
+    String script = """
+        #!/bin/sh
+        # rsh agent of the local executor: [ssh options] HOST COMMAND... runs COMMAND on this machine
+        while [ $# -gt 0 ]; do
+          case "$1" in
+            -o|-p|-l|-i|-F) shift 2 ;;
+            -*) shift ;;
+            *) break ;;
+          esac
+        done
+        shift
+        exec /bin/sh -c "$*"
+        """;
+    try {
+      Files.createDirectories(agent.getParent());
+      Files.writeString(agent, script, StandardCharsets.UTF_8);
+      Files.setPosixFilePermissions(agent, PosixFilePermissions.fromString("rwxr-xr-x"));
+      return agent;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

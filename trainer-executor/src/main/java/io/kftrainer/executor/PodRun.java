@@ -1,0 +1,322 @@
+package io.kftrainer.executor;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerState;
+import io.fabric8.kubernetes.api.model.ContainerStateBuilder;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * The processes of one pod: init containers one after the other, then every container at once, each as its own
+ * process group ({@code setsid}) with stdout and stderr in {@code logs/<container>.log}. {@link #kill} ends every
+ * process group. Restart policy {@code OnFailure} restarts a failed container after a back-off of 1, 2, 4... s
+ * (at most 30 s; a node's kubelet starts at 10 s). State is read by the executor's thread, written by this run's
+ * threads: every change calls {@code onChange}.
+ */
+final class PodRun {
+
+  /** What the kubelet knows to start one container. */
+  record Launch(Container container, List<String> argv, Map<String, String> env, Path workingDir) {
+  }
+
+  /** The observed state of one container. */
+  static final class State {
+    final String name;
+    final boolean init;
+    volatile Instant startedAt;
+    volatile Instant finishedAt;
+    volatile Integer exitCode;
+    volatile String reason;
+    volatile String message;
+    volatile int restartCount;
+    volatile Process process;
+
+    State(String name, boolean init) {
+      this.name = name;
+      this.init = init;
+    }
+
+    boolean running() {
+      return process != null && exitCode == null;
+    }
+
+    ContainerStatus status(String image) {
+      ContainerState state;
+      if (exitCode != null) {
+        state = new ContainerStateBuilder().withNewTerminated().withExitCode(exitCode).withReason(reason)
+            .withMessage(message).withStartedAt(startedAt == null ? null : startedAt.toString())
+            .withFinishedAt(finishedAt.toString()).endTerminated().build();
+      } else if (process != null) {
+        state = new ContainerStateBuilder().withNewRunning().withStartedAt(startedAt.toString()).endRunning().build();
+      } else {
+        state = new ContainerStateBuilder().withNewWaiting().withReason(init ? "PodInitializing" : "ContainerCreating")
+            .endWaiting().build();
+      }
+      return new ContainerStatusBuilder().withName(name).withImage(image).withImageID("")
+          .withReady(running() && !init).withStarted(process != null && exitCode == null)
+          .withRestartCount(restartCount).withState(state).build();
+    }
+  }
+
+  private static final int LAST_LINES = 20;
+  private static final int MAX_MESSAGE = 2048;
+
+  private final String podKey;
+  private final Path logDir;
+  private final boolean restartOnFailure;
+  private final Runnable onChange;
+  private final Consumer<String> events;
+  private final Map<String, State> states = new LinkedHashMap<>();
+  private volatile boolean killed;
+  private volatile String failedToStart;
+  volatile String podUid;
+  volatile String podIp;
+  volatile String group;
+  /** Set by the kubelet's thread once it has seen the pod finish. */
+  boolean finishSeen;
+  volatile Instant startTime;
+
+  PodRun(String podKey, Path logDir, List<String> initNames, List<String> names, boolean restartOnFailure,
+      Runnable onChange, Consumer<String> events) {
+    this.podKey = podKey;
+    this.logDir = logDir;
+    this.restartOnFailure = restartOnFailure;
+    this.onChange = onChange;
+    this.events = events;
+    initNames.forEach(n -> states.put(n, new State(n, true)));
+    names.forEach(n -> states.put(n, new State(n, false)));
+  }
+
+  /** Fails the pod before any container starts (a volume or env source that does not exist). */
+  void failedToStart(String message) {
+    failedToStart = message;
+  }
+
+  String failure() {
+    return failedToStart;
+  }
+
+  Map<String, State> states() {
+    return states;
+  }
+
+  Path logFile(String container) {
+    return logDir.resolve(container + ".log");
+  }
+
+  boolean isRunning(String container) {
+    State state = states.get(container);
+    return state != null && !killed && (state.running() || (state.exitCode == null && !finished()));
+  }
+
+  /** Pod phase: Pending (init or waiting), Running, Succeeded or Failed. */
+  String phase() {
+    if (failedToStart != null) {
+      return "Failed";
+    }
+    List<State> main = states.values().stream().filter(s -> !s.init).toList();
+    if (main.stream().allMatch(s -> s.exitCode != null)) {
+      return main.stream().allMatch(s -> s.exitCode == 0) ? "Succeeded" : "Failed";
+    }
+    if (states.values().stream().anyMatch(s -> s.init && s.exitCode != null && s.exitCode != 0)
+        && !restartOnFailure) {
+      return "Failed";
+    }
+    return main.stream().anyMatch(s -> s.process != null) ? "Running" : "Pending";
+  }
+
+  boolean finished() {
+    String phase = phase();
+    return "Succeeded".equals(phase) || "Failed".equals(phase);
+  }
+
+  /** Runs the pod on a thread of its own; {@code launches} are built lazily, per container, in order. */
+  void start(java.util.function.Function<String, Launch> launches) {
+    Thread thread = new Thread(() -> run(launches), "pod-" + podKey);
+    thread.setDaemon(true);
+    thread.start();
+  }
+
+  private void run(java.util.function.Function<String, Launch> launches) {
+    try {
+      Files.createDirectories(logDir);
+      for (State state : states.values()) {
+        if (state.init && !killed) {
+          if (runToEnd(state, launches.apply(state.name)) != 0) {
+            // an init container that fails, fails the pod (restartPolicy Never) or is retried (OnFailure)
+            markRemainingNotStarted();
+            return;
+          }
+        }
+      }
+      List<Thread> threads = new ArrayList<>();
+      for (State state : states.values()) {
+        if (!state.init && !killed) {
+          Launch launch = launches.apply(state.name);
+          Thread t = new Thread(() -> runToEnd(state, launch), "container-" + podKey + "-" + state.name);
+          t.setDaemon(true);
+          t.start();
+          threads.add(t);
+        }
+      }
+      for (Thread t : threads) {
+        t.join();
+      }
+    } catch (ContainerEnv.ConfigError e) {
+      failedToStart = e.getMessage();
+      for (State s : states.values()) {
+        if (s.exitCode == null) {
+          s.exitCode = 128;
+          s.reason = "CreateContainerConfigError";
+          s.message = e.getMessage();
+          s.finishedAt = Instant.now();
+        }
+      }
+      events.accept("Warning Failed Error: " + e.getMessage());
+      onChange.run();
+    } catch (IOException e) {
+      failedToStart = e.toString();
+      onChange.run();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void markRemainingNotStarted() {
+    onChange.run();
+  }
+
+  private int runToEnd(State state, Launch launch) {
+    while (true) {
+      int code = runOnce(state, launch);
+      if (code == 0 || !restartOnFailure || killed) {
+        return code;
+      }
+      long backoff = Math.min(30_000L, 1000L << Math.min(state.restartCount, 5));
+      events.accept("Warning BackOff Back-off " + backoff / 1000 + "s restarting failed container " + state.name);
+      try {
+        Thread.sleep(backoff);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return code;
+      }
+      if (killed) {
+        return code;
+      }
+      state.restartCount++;
+      state.exitCode = null;
+      state.process = null;
+      onChange.run();
+    }
+  }
+
+  private int runOnce(State state, Launch launch) {
+    Path log = logFile(state.name);
+    if (launch.argv().isEmpty()) {
+      finish(state, 128, "StartError", "the local executor runs no image entrypoint: container \"" + state.name
+          + "\" of image \"" + launch.container().getImage() + "\" needs a command");
+      events.accept("Warning Failed Error: " + state.message);
+      return 128;
+    }
+    List<String> command = new ArrayList<>();
+    command.add("setsid");
+    command.addAll(launch.argv());
+    ProcessBuilder builder = new ProcessBuilder(command).directory(launch.workingDir().toFile())
+        .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+    builder.environment().clear();
+    builder.environment().putAll(launch.env());
+    try {
+      Files.createDirectories(launch.workingDir());
+      synchronized (this) {
+        if (killed) {
+          return 137;
+        }
+        state.startedAt = Instant.now();
+        state.process = builder.start();
+      }
+    } catch (IOException e) {
+      finish(state, 128, "StartError", e.getMessage());
+      events.accept("Warning Failed Error: " + e.getMessage());
+      return 128;
+    }
+    events.accept("Normal Started Started container " + state.name);
+    onChange.run();
+    int code;
+    try {
+      code = state.process.waitFor();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      code = 137;
+    }
+    // a process killed by a signal reports 128 + signal, as a container runtime does
+    boolean ok = code == 0;
+    finish(state, code, ok ? "Completed" : killed ? "Error" : "Error", ok ? null : lastLines(log));
+    if (!ok && !killed) {
+      events.accept("Warning Failed Container " + state.name + " exited with code " + code);
+    }
+    return code;
+  }
+
+  private void finish(State state, int code, String reason, String message) {
+    state.finishedAt = Instant.now();
+    state.reason = reason;
+    state.message = message;
+    state.exitCode = code;
+    onChange.run();
+  }
+
+  /** Ends every process group of the pod: SIGTERM, then SIGKILL after {@code graceMillis}. */
+  void kill(long graceMillis) {
+    synchronized (this) {
+      killed = true;
+    }
+    List<Process> processes = states.values().stream().map(s -> s.process).filter(p -> p != null && p.isAlive())
+        .toList();
+    processes.forEach(p -> signalGroup(p, "TERM"));
+    long deadline = System.currentTimeMillis() + graceMillis;
+    for (Process p : processes) {
+      try {
+        p.waitFor(Math.max(1, deadline - System.currentTimeMillis()), java.util.concurrent.TimeUnit.MILLISECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    processes.forEach(p -> signalGroup(p, "KILL"));
+  }
+
+  private static void signalGroup(Process process, String signal) {
+    // setsid made the process the leader of its own group: its pid is the group id
+    try {
+      new ProcessBuilder("kill", "-" + signal, "--", "-" + process.pid()).redirectErrorStream(true)
+          .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
+    } catch (IOException e) {
+      process.descendants().forEach(ProcessHandle::destroyForcibly);
+      process.destroyForcibly();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** The last lines of a failed container's output, as {@code terminationMessagePolicy: FallbackToLogsOnError}. */
+  static String lastLines(Path log) {
+    try {
+      if (!Files.exists(log)) {
+        return "";
+      }
+      List<String> lines = Files.readAllLines(log, java.nio.charset.StandardCharsets.UTF_8);
+      String text = String.join("\n", lines.subList(Math.max(0, lines.size() - LAST_LINES), lines.size()));
+      return text.length() > MAX_MESSAGE ? text.substring(text.length() - MAX_MESSAGE) : text;
+    } catch (IOException | java.io.UncheckedIOException e) {
+      return "";
+    }
+  }
+}

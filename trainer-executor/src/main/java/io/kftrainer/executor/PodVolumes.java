@@ -1,0 +1,115 @@
+package io.kftrainer.executor;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.KeyToPath;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeMount;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A pod's volumes as directories of the run directory: {@code emptyDir} per pod
+ * ({@code <run>/<ns>/pods/<pod>/volumes/<name>}), a PVC per namespace and claim
+ * ({@code <run>/<ns>/pvc/<claim>}, so initializers and trainers share it), {@code configMap} and {@code secret}
+ * written as files, {@code hostPath} as is. {@link #mounts} maps each mount path of a container to its directory.
+ */
+final class PodVolumes {
+
+  private final Map<String, Path> directories = new HashMap<>();
+
+  private PodVolumes() {
+  }
+
+  static PodVolumes create(KubernetesClient client, Pod pod, Path runDir, Path podDir) throws IOException {
+    PodVolumes volumes = new PodVolumes();
+    String ns = pod.getMetadata().getNamespace();
+    for (Volume volume : Optional.ofNullable(pod.getSpec().getVolumes()).orElse(List.of())) {
+      Path dir;
+      if (volume.getPersistentVolumeClaim() != null) {
+        dir = runDir.resolve(ns).resolve("pvc").resolve(volume.getPersistentVolumeClaim().getClaimName());
+        Files.createDirectories(dir);
+      } else if (volume.getHostPath() != null) {
+        dir = Path.of(volume.getHostPath().getPath());
+      } else {
+        dir = podDir.resolve("volumes").resolve(volume.getName());
+        Files.createDirectories(dir);
+        if (volume.getConfigMap() != null) {
+          ConfigMap cm = client.configMaps().inNamespace(ns).withName(volume.getConfigMap().getName()).get();
+          if (cm == null && !Boolean.TRUE.equals(volume.getConfigMap().getOptional())) {
+            throw new ContainerEnv.ConfigError("configmap \"" + volume.getConfigMap().getName() + "\" not found");
+          }
+          Map<String, byte[]> data = new LinkedHashMap<>();
+          if (cm != null && cm.getData() != null) {
+            cm.getData().forEach((k, v) -> data.put(k, v.getBytes(StandardCharsets.UTF_8)));
+          }
+          if (cm != null && cm.getBinaryData() != null) {
+            cm.getBinaryData().forEach((k, v) -> data.put(k, Base64.getDecoder().decode(v)));
+          }
+          write(dir, data, volume.getConfigMap().getItems());
+        } else if (volume.getSecret() != null) {
+          Secret secret = client.secrets().inNamespace(ns).withName(volume.getSecret().getSecretName()).get();
+          if (secret == null && !Boolean.TRUE.equals(volume.getSecret().getOptional())) {
+            throw new ContainerEnv.ConfigError("secret \"" + volume.getSecret().getSecretName() + "\" not found");
+          }
+          Map<String, byte[]> data = new LinkedHashMap<>();
+          if (secret != null) {
+            ContainerEnv.secretData(secret).forEach((k, v) -> data.put(k, v.getBytes(StandardCharsets.UTF_8)));
+          }
+          write(dir, data, volume.getSecret().getItems());
+        }
+      }
+      volumes.directories.put(volume.getName(), dir);
+    }
+    return volumes;
+  }
+
+  /** Mount path to directory, for the container's volume mounts. */
+  Map<String, String> mounts(Container container) {
+    Map<String, String> mounts = new LinkedHashMap<>();
+    for (VolumeMount mount : Optional.ofNullable(container.getVolumeMounts()).orElse(List.of())) {
+      Path dir = directories.get(mount.getName());
+      if (dir == null) {
+        continue;
+      }
+      if (mount.getSubPath() != null && !mount.getSubPath().isEmpty()) {
+        dir = dir.resolve(mount.getSubPath());
+        try {
+          Files.createDirectories(dir.getParent());
+        } catch (IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+      }
+      mounts.put(mount.getMountPath(), dir.toString());
+    }
+    return mounts;
+  }
+
+  private static void write(Path dir, Map<String, byte[]> data, List<KeyToPath> items) throws IOException {
+    if (items == null || items.isEmpty()) {
+      for (Map.Entry<String, byte[]> e : data.entrySet()) {
+        Files.write(dir.resolve(e.getKey()), e.getValue());
+      }
+      return;
+    }
+    for (KeyToPath item : items) {
+      byte[] value = data.get(item.getKey());
+      if (value != null) {
+        Path file = dir.resolve(item.getPath());
+        Files.createDirectories(file.getParent());
+        Files.write(file, value);
+      }
+    }
+  }
+}

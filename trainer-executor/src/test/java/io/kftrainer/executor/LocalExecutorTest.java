@@ -1,0 +1,396 @@
+package io.kftrainer.executor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.kftrainer.api.jobset.v1alpha2.JobSet;
+import io.kftrainer.apiserver.EmbeddedApiServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The executor against the embedded API server, with {@code /bin/sh} pods: the objects the JobSet and Job
+ * controllers make, the processes the kubelet runs, status, failure messages, restarts, suspend, deletion, logs.
+ */
+class LocalExecutorTest {
+
+  private static final Duration TIMEOUT = Duration.ofSeconds(30);
+  private static final String NS = "default";
+
+  @TempDir
+  static Path runDir;
+
+  private static EmbeddedApiServer server;
+  private static KubernetesClient client;
+  private static LocalExecutor executor;
+  private static final List<String> PROGRESS = new CopyOnWriteArrayList<>();
+
+  @BeforeAll
+  static void start() throws IOException {
+    server = EmbeddedApiServer.start();
+    try (InputStream crd = LocalExecutorTest.class.getClassLoader()
+        .getResourceAsStream("META-INF/fabric8/jobsets.jobset.x-k8s.io-v1.yml")) {
+      server.installCrds(crd);
+    }
+    client = server.newClient();
+    executor = new LocalExecutor(server.newClient(), new LocalExecutor.Options(runDir, 8, PROGRESS::add)).start();
+  }
+
+  @AfterAll
+  static void stop() {
+    if (executor != null) {
+      executor.close();
+    }
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  @Test
+  void aJobSetBecomesIndexedJobsPodsAndAServiceAsTheRealControllersMakeThem() {
+    create("""
+        apiVersion: jobset.x-k8s.io/v1alpha2
+        kind: JobSet
+        metadata: {name: shape}
+        spec:
+          replicatedJobs:
+          - name: workers
+            replicas: 2
+            template:
+              spec:
+                parallelism: 2
+                completions: 2
+                template:
+                  spec:
+                    containers:
+                    - name: main
+                      image: busybox
+                      command: [sh, -c, 'echo "$HOSTNAME idx=$IDX"']
+                      env:
+                      - name: IDX
+                        valueFrom: {fieldRef: {fieldPath: "metadata.annotations['batch.kubernetes.io/job-completion-index']"}}
+        """);
+
+    JobSet done = awaitCondition("shape", "Completed");
+
+    assertThat(done.getStatus().getConditions()).anySatisfy(c -> {
+      assertThat(c.getType()).isEqualTo("Completed");
+      assertThat(c.getReason()).isEqualTo("AllJobsCompleted");
+      assertThat(c.getMessage()).isEqualTo("jobset completed successfully");
+    });
+    assertThat(done.getStatus().getTerminalState()).isEqualTo("Completed");
+    assertThat(done.getStatus().getReplicatedJobsStatus()).singleElement()
+        .satisfies(s -> assertThat(s.getSucceeded()).isEqualTo(2));
+    List<Job> jobs = client.batch().v1().jobs().inNamespace(NS).withLabel("jobset.sigs.k8s.io/jobset-name", "shape")
+        .list().getItems();
+    assertThat(jobs).extracting(j -> j.getMetadata().getName()).containsExactlyInAnyOrder("shape-workers-0",
+        "shape-workers-1");
+    Job job = jobs.stream().filter(j -> j.getMetadata().getName().equals("shape-workers-1")).findFirst().orElseThrow();
+    assertThat(job.getMetadata().getLabels()).containsEntry("jobset.sigs.k8s.io/replicatedjob-name", "workers")
+        .containsEntry("jobset.sigs.k8s.io/job-index", "1").containsEntry("jobset.sigs.k8s.io/restart-attempt", "0")
+        .containsEntry("jobset.sigs.k8s.io/job-key", Names.jobKey(NS, "shape-workers-1"));
+    assertThat(job.getMetadata().getOwnerReferences()).singleElement()
+        .satisfies(o -> assertThat(o.getKind()).isEqualTo("JobSet"));
+    assertThat(job.getSpec().getCompletionMode()).isEqualTo("Indexed");
+    assertThat(job.getStatus().getCompletedIndexes()).isEqualTo("0-1");
+    assertThat(job.getStatus().getConditions()).extracting(c -> c.getType() + "=" + c.getReason())
+        .contains("SuccessCriteriaMet=CompletionsReached", "Complete=CompletionsReached");
+
+    List<Pod> pods = client.pods().inNamespace(NS).withLabel("batch.kubernetes.io/job-name", "shape-workers-1")
+        .list().getItems();
+    assertThat(pods).hasSize(2).allSatisfy(pod -> {
+      String index = pod.getMetadata().getAnnotations().get("batch.kubernetes.io/job-completion-index");
+      assertThat(pod.getMetadata().getName()).matches("shape-workers-1-" + index + "-[a-z0-9]{5}");
+      assertThat(pod.getSpec().getHostname()).isEqualTo("shape-workers-1-" + index);
+      assertThat(pod.getSpec().getSubdomain()).isEqualTo("shape");
+      assertThat(pod.getMetadata().getLabels()).containsEntry("jobset.sigs.k8s.io/jobset-name", "shape")
+          .containsEntry("batch.kubernetes.io/job-completion-index", index);
+      assertThat(pod.getStatus().getPhase()).isEqualTo("Succeeded");
+      assertThat(pod.getStatus().getContainerStatuses()).singleElement().satisfies(s -> {
+        assertThat(s.getState().getTerminated().getExitCode()).isZero();
+        assertThat(s.getState().getTerminated().getReason()).isEqualTo("Completed");
+      });
+      assertThat(log(pod.getMetadata().getName(), "main", null))
+          .isEqualTo("shape-workers-1-" + index + " idx=" + index + "\n");
+    });
+    Service service = client.services().inNamespace(NS).withName("shape").get();
+    assertThat(service.getSpec().getClusterIP()).isEqualTo("None");
+    assertThat(service.getSpec().getSelector()).containsEntry("jobset.sigs.k8s.io/jobset-name", "shape");
+    assertThat(client.v1().events().inNamespace(NS).list().getItems())
+        .anySatisfy(e -> assertThat(e.getMessage()).contains("Container image \"busybox\" not pulled"));
+  }
+
+  @Test
+  void theKubeletRunsInitContainersThenContainersWithEnvSourcesVolumesAndExpansion() {
+    client.configMaps().inNamespace(NS).resource(new ConfigMapBuilder().withNewMetadata().withName("settings")
+        .endMetadata().withData(Map.of("greeting", "hello", "file.txt", "from a configmap")).build()).create();
+    client.secrets().inNamespace(NS).resource(new SecretBuilder().withNewMetadata().withName("token").endMetadata()
+        .withStringData(Map.of("TOKEN", "s3cret")).build()).create();
+    create("""
+        apiVersion: jobset.x-k8s.io/v1alpha2
+        kind: JobSet
+        metadata: {name: envs}
+        spec:
+          replicatedJobs:
+          - name: one
+            template:
+              spec:
+                template:
+                  spec:
+                    volumes:
+                    - {name: shared, emptyDir: {}}
+                    - {name: config, configMap: {name: settings}}
+                    initContainers:
+                    - name: prepare
+                      image: busybox
+                      command: [sh, -c, 'echo prepared > /workspace/out.txt']
+                      volumeMounts: [{name: shared, mountPath: /workspace}]
+                    containers:
+                    - name: main
+                      image: busybox
+                      workingDir: /workspace
+                      command: [sh, -c]
+                      args: ['echo "$(GREETING) $(NAME) $ESCAPED $TOKEN $PREFIX_greeting"; cat out.txt; cat /etc/config/file.txt; echo; pwd']
+                      envFrom:
+                      - {prefix: PREFIX_, configMapRef: {name: settings}}
+                      env:
+                      - {name: NAME, valueFrom: {fieldRef: {fieldPath: metadata.name}}}
+                      - {name: GREETING, valueFrom: {configMapKeyRef: {name: settings, key: greeting}}}
+                      - {name: TOKEN, valueFrom: {secretKeyRef: {name: token, key: TOKEN}}}
+                      - {name: ESCAPED, value: "$$(GREETING)"}
+                      volumeMounts:
+                      - {name: shared, mountPath: /workspace}
+                      - {name: config, mountPath: /etc/config}
+        """);
+
+    awaitCondition("envs", "Completed");
+
+    Pod pod = client.pods().inNamespace(NS).withLabel("jobset.sigs.k8s.io/jobset-name", "envs").list().getItems()
+        .get(0);
+    String name = pod.getMetadata().getName();
+    assertThat(pod.getStatus().getInitContainerStatuses()).singleElement()
+        .satisfies(s -> assertThat(s.getState().getTerminated().getExitCode()).isZero());
+    assertThat(log(name, "main", null).lines().toList()).containsExactly(
+        "hello " + name + " $(GREETING) s3cret hello",
+        "prepared",
+        "from a configmap",
+        runDir.resolve(NS).resolve("pods").resolve(name).resolve("volumes").resolve("shared").toString());
+  }
+
+  @Test
+  void aFailingRankFailsTheJobSetWithThePodContainerExitCodeAndLastLinesAfterMaxRestarts() {
+    create("""
+        apiVersion: jobset.x-k8s.io/v1alpha2
+        kind: JobSet
+        metadata: {name: failing}
+        spec:
+          failurePolicy: {maxRestarts: 1}
+          replicatedJobs:
+          - name: node
+            template:
+              spec:
+                backoffLimit: 0
+                parallelism: 2
+                completions: 2
+                template:
+                  spec:
+                    restartPolicy: Never
+                    containers:
+                    - name: node
+                      image: busybox
+                      command: [sh, -c, 'if [ "$JOB_COMPLETION_INDEX" = 1 ]; then echo "loss is nan"; exit 3; fi; sleep 30']
+                      env:
+                      - name: JOB_COMPLETION_INDEX
+                        valueFrom: {fieldRef: {fieldPath: "metadata.labels['batch.kubernetes.io/job-completion-index']"}}
+        """);
+
+    JobSet failed = awaitCondition("failing", "Failed");
+
+    assertThat(failed.getStatus().getRestarts()).isEqualTo(1);
+    assertThat(failed.getStatus().getTerminalState()).isEqualTo("Failed");
+    assertThat(failed.getStatus().getConditions()).filteredOn(c -> c.getType().equals("Failed")).singleElement()
+        .satisfies(c -> {
+          assertThat(c.getReason()).isEqualTo("ReachedMaxRestarts");
+          assertThat(c.getMessage()).startsWith("jobset failed due to reaching max number of restarts: job "
+              + "failing-node-0 failed: Job has reached the specified backoff limit: pod failing-node-0-1-")
+              .contains("container node exited with code 3; last lines:\nloss is nan");
+        });
+    // the rank that was still sleeping is stopped with its Job
+    await().atMost(TIMEOUT).untilAsserted(() -> assertThat(client.pods().inNamespace(NS)
+        .withLabel("jobset.sigs.k8s.io/jobset-name", "failing").list().getItems())
+        .noneMatch(p -> "Running".equals(p.getStatus().getPhase())));
+    assertThat(PROGRESS).anySatisfy(line -> assertThat(line).startsWith("jobset default/failing: restarting"));
+  }
+
+  @Test
+  void deletingAJobSetMidRunEndsItsProcessGroupsAndItsObjects() throws Exception {
+    Path pidFile = runDir.resolve("sleeper.pid");
+    create("""
+        apiVersion: jobset.x-k8s.io/v1alpha2
+        kind: JobSet
+        metadata: {name: sleeper}
+        spec:
+          replicatedJobs:
+          - name: node
+            template:
+              spec:
+                template:
+                  spec:
+                    containers:
+                    - name: node
+                      image: busybox
+                      command: [sh, -c, 'sleep 300 & echo $! > %s; wait']
+        """.formatted(pidFile));
+    await().atMost(TIMEOUT).until(() -> Files.exists(pidFile) && !Files.readString(pidFile).isBlank());
+    long grandchild = Long.parseLong(Files.readString(pidFile).trim());
+    assertThat(ProcessHandle.of(grandchild)).hasValueSatisfying(p -> assertThat(p.isAlive()).isTrue());
+
+    client.resources(JobSet.class).inNamespace(NS).withName("sleeper").delete();
+
+    await().atMost(TIMEOUT).untilAsserted(() -> {
+      assertThat(ProcessHandle.of(grandchild).map(ProcessHandle::isAlive)).isNotEqualTo(java.util.Optional.of(true));
+      assertThat(client.batch().v1().jobs().inNamespace(NS).withLabel("jobset.sigs.k8s.io/jobset-name", "sleeper")
+          .list().getItems()).isEmpty();
+      assertThat(client.pods().inNamespace(NS).withLabel("jobset.sigs.k8s.io/jobset-name", "sleeper")
+          .list().getItems()).isEmpty();
+      assertThat(client.services().inNamespace(NS).withName("sleeper").get()).isNull();
+    });
+  }
+
+  @Test
+  void suspendStopsThePodsAndResumeRunsThemToCompletion() throws Exception {
+    Path marker = runDir.resolve("resume-marker");
+    create("""
+        apiVersion: jobset.x-k8s.io/v1alpha2
+        kind: JobSet
+        metadata: {name: pausing}
+        spec:
+          replicatedJobs:
+          - name: node
+            template:
+              spec:
+                template:
+                  spec:
+                    containers:
+                    - name: node
+                      image: busybox
+                      command: [sh, -c, 'if [ -f %s ]; then echo resumed; else sleep 300; fi']
+        """.formatted(marker));
+    await().atMost(TIMEOUT).until(() -> runningPods("pausing") == 1);
+
+    client.resources(JobSet.class).inNamespace(NS).withName("pausing").patch(PatchContext.of(PatchType.JSON_MERGE),
+        "{\"spec\":{\"suspend\":true}}");
+    JobSet suspended = awaitCondition("pausing", "Suspended");
+    assertThat(suspended.getStatus().getConditions()).filteredOn(c -> c.getType().equals("Suspended"))
+        .singleElement().satisfies(c -> assertThat(c.getReason()).isEqualTo("SuspendedJobs"));
+    await().atMost(TIMEOUT).untilAsserted(() -> assertThat(client.pods().inNamespace(NS)
+        .withLabel("jobset.sigs.k8s.io/jobset-name", "pausing").list().getItems()).isEmpty());
+
+    Files.writeString(marker, "");
+    client.resources(JobSet.class).inNamespace(NS).withName("pausing").patch(PatchContext.of(PatchType.JSON_MERGE),
+        "{\"spec\":{\"suspend\":false}}");
+    JobSet done = awaitCondition("pausing", "Completed");
+    assertThat(done.getStatus().getConditions()).filteredOn(c -> c.getType().equals("Suspended")).singleElement()
+        .satisfies(c -> assertThat(c.getStatus() + " " + c.getReason()).isEqualTo("False ResumeJobs"));
+  }
+
+  @Test
+  void podsPastTheBudgetStayPendingWithAReason() {
+    create("""
+        apiVersion: jobset.x-k8s.io/v1alpha2
+        kind: JobSet
+        metadata: {name: wide}
+        spec:
+          replicatedJobs:
+          - name: node
+            template:
+              spec:
+                parallelism: 12
+                completions: 12
+                template:
+                  spec:
+                    containers:
+                    - {name: node, image: busybox, command: [sh, -c, 'sleep 1']}
+        """);
+
+    await().atMost(TIMEOUT).untilAsserted(() -> assertThat(client.pods().inNamespace(NS)
+        .withLabel("jobset.sigs.k8s.io/jobset-name", "wide").list().getItems())
+        .filteredOn(p -> p.getStatus() != null && p.getStatus().getConditions() != null)
+        .anySatisfy(p -> assertThat(p.getStatus().getConditions()).anySatisfy(c -> {
+          assertThat(c.getReason()).isEqualTo("Unschedulable");
+          assertThat(c.getMessage()).contains("runs at most 8 pods at once");
+        })));
+    awaitCondition("wide", "Completed");
+  }
+
+  @Test
+  void followingALogStreamsUntilTheProcessEndsAndTailStartsAtTheLastLines() throws Exception {
+    create("""
+        apiVersion: jobset.x-k8s.io/v1alpha2
+        kind: JobSet
+        metadata: {name: talker}
+        spec:
+          replicatedJobs:
+          - name: node
+            template:
+              spec:
+                template:
+                  spec:
+                    containers:
+                    - {name: node, image: busybox, command: [sh, -c, 'for i in 1 2 3 4 5; do echo line $i; sleep 0.3; done']}
+        """);
+    await().atMost(TIMEOUT).until(() -> runningPods("talker") == 1);
+    String pod = client.pods().inNamespace(NS).withLabel("jobset.sigs.k8s.io/jobset-name", "talker").list()
+        .getItems().get(0).getMetadata().getName();
+
+    try (InputStream in = executor.openLog(NS, pod, "node", true, null).orElseThrow()) {
+      assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8))
+          .isEqualTo("line 1\nline 2\nline 3\nline 4\nline 5\n");
+    }
+    assertThat(log(pod, "node", 2)).isEqualTo("line 4\nline 5\n");
+    assertThat(executor.openLog(NS, pod, "sidecar", false, null)).isEmpty();
+    assertThat(executor.openLog(NS, "no-such-pod", "node", false, null)).isEmpty();
+  }
+
+  private static long runningPods(String jobSet) {
+    return client.pods().inNamespace(NS).withLabel("jobset.sigs.k8s.io/jobset-name", jobSet).list().getItems()
+        .stream().filter(p -> p.getStatus() != null && "Running".equals(p.getStatus().getPhase())).count();
+  }
+
+  private static String log(String pod, String container, Integer tail) {
+    try (InputStream in = executor.openLog(NS, pod, container, false, tail).orElseThrow()) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  private static void create(String yaml) {
+    client.resource(client.getKubernetesSerialization().unmarshal(yaml, JobSet.class)).inNamespace(NS).create();
+  }
+
+  private static JobSet awaitCondition(String name, String type) {
+    return await().atMost(TIMEOUT).until(() -> client.resources(JobSet.class).inNamespace(NS).withName(name).get(),
+        js -> js.getStatus() != null && Conditions.isTrue(js.getStatus().getConditions(), type));
+  }
+
+}

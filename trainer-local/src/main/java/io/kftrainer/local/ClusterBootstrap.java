@@ -1,0 +1,170 @@
+package io.kftrainer.local;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.ServiceReference;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfiguration;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.WebhookClientConfig;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kftrainer.operator.runtime.RuntimeCatalog;
+import io.kftrainer.operator.yaml.Manifest;
+import io.kftrainer.operator.yaml.ManifestReader;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.stream.Stream;
+
+/**
+ * What an installation puts into a cluster before the operator runs, done to the embedded server from what this
+ * jar carries on its class path: the CRDs (trainer-api's, JobSet's, and those plugin jars ship under
+ * {@value #PLUGIN_CRD_DIRECTORY}), the namespaces, the webhook configurations of {@code manifests/base}
+ * ({@value #WEBHOOK_DIRECTORY}), and the default ClusterTrainingRuntimes of {@code manifests/runtimes}.
+ *
+ * <p>Everything goes through the API as a client's writes (server-side apply with the field manager
+ * {@value #FIELD_MANAGER}; CRDs are created), so admission and watches see it as they would see
+ * {@code kubectl apply}.
+ */
+final class ClusterBootstrap {
+
+  static final String FIELD_MANAGER = "trainer-local";
+  private static final String CRD_API_VERSION = "apiextensions.k8s.io/v1";
+  private static final String CRD_KIND = "CustomResourceDefinition";
+  /** trainer-api's generated CRDs ({@code <plural>.<group>-v1.yml}), JobSet's included. */
+  static final String API_CRD_DIRECTORY = "META-INF/fabric8";
+  /** CRDs plugin jars ship for the kinds they create (PodGroups). */
+  static final String PLUGIN_CRD_DIRECTORY = "META-INF/trainer/crds";
+  /** {@code manifests/base/*webhook-configuration.yaml}, copied by the build. */
+  static final String WEBHOOK_DIRECTORY = "META-INF/trainer/webhooks";
+
+  private final KubernetesClient client;
+  private final ClassLoader classLoader;
+
+  ClusterBootstrap(KubernetesClient client, ClassLoader classLoader) {
+    this.client = Objects.requireNonNull(client, "client");
+    this.classLoader = Objects.requireNonNull(classLoader, "classLoader");
+  }
+
+  /**
+   * Installs every CRD found; returns their names. The CRDs are posted as the JSON of their files, not through
+   * fabric8's CRD model: the generated CRDs are large (about 250 kB each), and the model's round trips were most of
+   * local mode's start-up time.
+   */
+  List<String> installCrds() {
+    List<ClassPathDirectory.File> files = new ArrayList<>();
+    files.addAll(new ClassPathDirectory(classLoader, API_CRD_DIRECTORY).files(name -> name.endsWith("-v1.yml")));
+    files.addAll(new ClassPathDirectory(classLoader, PLUGIN_CRD_DIRECTORY)
+        .files(name -> name.endsWith(".yaml") || name.endsWith(".yml")));
+    List<String> names = new ArrayList<>();
+    for (ClassPathDirectory.File file : files) {
+      for (Manifest manifest : ManifestReader.read(file.read(), file.name())) {
+        manifest.check();
+        if (!CRD_API_VERSION.equals(manifest.apiVersion()) || !CRD_KIND.equals(manifest.kind())) {
+          throw new IllegalStateException(manifest.location() + " on the class path is not a " + CRD_API_VERSION
+              + " " + CRD_KIND + " but a " + manifest.apiVersion() + " " + manifest.kind());
+        }
+        client.raw("/apis/" + CRD_API_VERSION + "/customresourcedefinitions", "POST", manifest.tree().toString());
+        names.add(manifest.name());
+      }
+    }
+    return names;
+  }
+
+  void createNamespaces(String... names) {
+    for (String name : Stream.of(names).distinct().toList()) {
+      apply(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build());
+    }
+  }
+
+  /**
+   * Installs the operator's webhook configurations, their Service references pointed at {@code serviceName} in
+   * {@code operatorNamespace} (path and port kept) and without {@code caBundle}, which the operator's certificate
+   * manager patches in, as on a cluster. Returns the configurations' names.
+   */
+  List<String> installWebhookConfigurations(String operatorNamespace, String serviceName) {
+    List<String> names = new ArrayList<>();
+    for (ClassPathDirectory.File file : new ClassPathDirectory(classLoader, WEBHOOK_DIRECTORY)
+        .files(name -> name.endsWith(".yaml"))) {
+      for (Manifest manifest : ManifestReader.read(file.read(), file.name())) {
+        manifest.check();
+        HasMetadata configuration = switch (manifest.kind()) {
+          case "ValidatingWebhookConfiguration" -> {
+            ValidatingWebhookConfiguration c = convert(manifest.tree(), ValidatingWebhookConfiguration.class);
+            c.getWebhooks().forEach(w -> pointAt(w.getClientConfig(), operatorNamespace, serviceName));
+            yield c;
+          }
+          case "MutatingWebhookConfiguration" -> {
+            MutatingWebhookConfiguration c = convert(manifest.tree(), MutatingWebhookConfiguration.class);
+            c.getWebhooks().forEach(w -> pointAt(w.getClientConfig(), operatorNamespace, serviceName));
+            yield c;
+          }
+          default -> throw new IllegalStateException(manifest.location() + ": not a webhook configuration but a "
+              + manifest.kind());
+        };
+        apply(configuration);
+        names.add(configuration.getMetadata().getName());
+      }
+    }
+    if (names.isEmpty()) {
+      throw new IllegalStateException("no webhook configuration under " + WEBHOOK_DIRECTORY + " on the class path");
+    }
+    return names;
+  }
+
+  private static void pointAt(WebhookClientConfig config, String namespace, String serviceName) {
+    ServiceReference service = config.getService();
+    if (service != null) {
+      service.setNamespace(namespace);
+      service.setName(serviceName);
+    }
+    config.setCaBundle(null);
+  }
+
+  /**
+   * Installs the shipped runtimes as {@code kubectl apply -k manifests/runtimes} would: each file of the
+   * kustomization's {@code resources}, with the labels of its {@code labels[].pairs}. Returns their names.
+   */
+  List<String> installRuntimes() {
+    String directory = RuntimeCatalog.SHIPPED_DIRECTORY;
+    JsonNode kustomization = read(directory + "kustomization.yaml").get(0).tree();
+    List<String> names = new ArrayList<>();
+    for (JsonNode file : kustomization.path("resources")) {
+      for (Manifest manifest : read(directory + file.asText())) {
+        manifest.check();
+        ObjectNode tree = (ObjectNode) manifest.tree().deepCopy();
+        ObjectNode labels = object(object(tree, "metadata"), "labels");
+        for (JsonNode label : kustomization.path("labels")) {
+          label.path("pairs").properties().forEach(pair -> labels.set(pair.getKey(), pair.getValue()));
+        }
+        GenericKubernetesResource runtime = convert(tree, GenericKubernetesResource.class);
+        apply(runtime);
+        names.add(runtime.getMetadata().getName());
+      }
+    }
+    return names;
+  }
+
+  private static ObjectNode object(ObjectNode parent, String field) {
+    JsonNode child = parent.get(field);
+    return child instanceof ObjectNode existing ? existing : parent.putObject(field);
+  }
+
+  private List<Manifest> read(String resource) {
+    ClassPathDirectory.File file = new ClassPathDirectory.File(resource, classLoader.getResource(resource));
+    if (file.url() == null) {
+      throw new IllegalStateException(resource + " is not on the class path");
+    }
+    return ManifestReader.read(file.read(), resource);
+  }
+
+  private <T> T convert(JsonNode tree, Class<T> type) {
+    return client.getKubernetesSerialization().convertValue(tree, type);
+  }
+
+  private void apply(HasMetadata object) {
+    client.resource(object).fieldManager(FIELD_MANAGER).forceConflicts().serverSideApply();
+  }
+}

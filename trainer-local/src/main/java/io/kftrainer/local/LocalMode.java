@@ -1,0 +1,418 @@
+package io.kftrainer.local;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.kftrainer.api.jobset.v1alpha2.JobSet;
+import io.kftrainer.api.v1alpha1.TrainJob;
+import io.kftrainer.apiserver.EmbeddedApiServer;
+import io.kftrainer.framework.runner.ChildObjects;
+import io.kftrainer.executor.LocalExecutor;
+import io.kftrainer.operator.app.KubernetesClients;
+import io.kftrainer.operator.app.OperatorComponent;
+import io.kftrainer.operator.app.OperatorConfig;
+import io.kftrainer.operator.app.TrainerOperator;
+import io.kftrainer.operator.plugins.OperatorPlugins;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code trainer-operator local}: the operator and a Kubernetes API of its own in one process, for trying the
+ * operator, developing plugins and end-to-end tests without a cluster.
+ *
+ * <p>{@link Builder#start()} does what installing the operator into a cluster does, then runs it:
+ * <ol>
+ *   <li>starts an {@link EmbeddedApiServer} on 127.0.0.1 (plain HTTP, no authentication);</li>
+ *   <li>installs the CRDs, the namespaces {@code default} and {@value OperatorConfig#DEFAULT_OPERATOR_NAMESPACE},
+ *       and the webhook configurations of {@code manifests/base} ({@link ClusterBootstrap});</li>
+ *   <li>registers the CRD defaulting of the trainer's kinds ({@link CrdDefaultingHook}), then the
+ *       {@link WebhookDispatcher}, the API server's admission webhook machinery, with the
+ *       operator's webhook Service routed to the webhook server's port on 127.0.0.1 ({@link ServiceRoutes});</li>
+ *   <li>installs the default ClusterTrainingRuntimes;</li>
+ *   <li>builds and starts a {@link TrainerOperator} exactly as {@code run} does, with the same components (webhook
+ *       server with generated certificates, health and metrics), leader election off, every namespace watched, the
+ *       health and metrics servers on ephemeral ports, and a client of the embedded server;</li>
+ *   <li>waits until the operator's certificate manager has published its CA bundle in the webhook configurations
+ *       (the webhooks are callable) and the operator is ready;</li>
+ *   <li>reports TrainJob progress ({@link TrainJobProgress}), deletes the children of deleted TrainJobs
+ *       ({@link ChildCollector}), and writes the kubeconfig.</li>
+ * </ol>
+ *
+ * <p>{@link #apply} then creates objects through the API, webhooks included ({@code --apply}).
+ *
+ * <p>{@link #close()} stops it all (operator, webhooks, API server); the state lives in memory only.
+ */
+public final class LocalMode implements AutoCloseable {
+
+  /** The API server's port when none is asked for, if free (else an ephemeral port). */
+  public static final int DEFAULT_PORT = 8001;
+  public static final String DEFAULT_KUBECONFIG = "trainer-local.kubeconfig";
+  static final String IDENTITY = "trainer-operator-local";
+  private static final String LOCALHOST = "127.0.0.1";
+  private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
+  private static final int SERVICE_PORT = 443;
+  private static final Logger LOG = LoggerFactory.getLogger(LocalMode.class);
+
+  private final List<AutoCloseable> resources = new ArrayList<>();
+  private final AtomicBoolean closed = new AtomicBoolean();
+  private EmbeddedApiServer server;
+  private KubernetesClient client;
+  private TrainerOperator operator;
+  private OperatorConfig config;
+  private Path kubeconfig;
+  private List<String> runtimes = List.of();
+  private ManifestApplier applier;
+  private LocalExecutor executor;
+
+  private LocalMode() {
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  private void start(Builder options) throws InterruptedException {
+    long started = System.nanoTime();
+    server = startServer(options);
+    resources.add(server);
+    client = server.newClient();
+    LOG.info("API server listening on {} ({} ms)", server.url(), millisSince(started));
+    ClusterBootstrap bootstrap = new ClusterBootstrap(client, LocalMode.class.getClassLoader());
+    List<String> crds = bootstrap.installCrds();
+    LOG.info("Installed the CRDs {} ({} ms)", crds, millisSince(started));
+    config = operatorConfig(options, webhookPort(options.webhookPort));
+    bootstrap.createNamespaces("default", config.operatorNamespace());
+    OperatorConfig.Webhook webhook = config.webhook();
+    List<String> webhookConfigurations = bootstrap.installWebhookConfigurations(config.operatorNamespace(),
+        webhook.serviceName());
+    ServiceRoutes routes = new ServiceRoutes().route(config.operatorNamespace(), webhook.serviceName(), SERVICE_PORT,
+        () -> new InetSocketAddress(webhookHost(config.bindAddress()), webhook.port()));
+    CrdDefaultingHook.forTrainerKinds(client.getKubernetesSerialization()).forEach(server::addAdmissionHook);
+    WebhookDispatcher dispatcher = new WebhookDispatcher(client, routes);
+    resources.add(dispatcher);
+    dispatcher.start(server);
+    runtimes = bootstrap.installRuntimes();
+    LOG.info("Installed the webhook configurations {} and the ClusterTrainingRuntimes {} ({} ms)",
+        webhookConfigurations, runtimes, millisSince(started));
+
+    KubernetesClient operatorClient = KubernetesClients.create(server.config(), config);
+    resources.add(operatorClient);
+    TrainerOperator.Builder builder = TrainerOperator.builder(config, operatorClient)
+        .meterRegistry(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT))
+        .identity(IDENTITY)
+        .plugins(OperatorPlugins.load(options.pluginsDir, options.pluginConfig, config.statusConditions()));
+    options.components.forEach(builder::component);
+    operator = builder.build();
+    resources.add(this::stopOperator);
+    operator.start();
+    if (!dispatcher.awaitCallable(webhookConfigurations, READY_TIMEOUT)) {
+      throw new IllegalStateException("the webhook configurations " + webhookConfigurations + " did not get a "
+          + "caBundle within " + READY_TIMEOUT.toSeconds() + "s: is the webhook server among the components?");
+    }
+    awaitReady();
+    LOG.info("The operator is ready, its webhooks on port {} ({} ms)", webhook.port(), millisSince(started));
+
+    TrainJobChildren children = new TrainJobChildren(client, operator.runner().watches());
+    SharedIndexInformer<TrainJob> trainJobs = client.resources(TrainJob.class).inAnyNamespace().runnableInformer(0);
+    TrainJobProgress progress = new TrainJobProgress(children::of, options.out);
+    trainJobs.addEventHandler(progress);
+    trainJobs.addEventHandler(new ChildCollector(client, children));
+    resources.add(trainJobs::close);
+    trainJobs.start().toCompletableFuture().join();
+    SharedIndexInformer<JobSet> jobSets = client.resources(JobSet.class).inAnyNamespace().runnableInformer(0);
+    jobSets.addEventHandler(new ResourceEventHandler<>() {
+      @Override
+      public void onAdd(JobSet jobSet) {
+        String trainJob = jobSet.getMetadata().getLabels() == null ? null
+            : jobSet.getMetadata().getLabels().get(ChildObjects.TRAINJOB_NAME_LABEL);
+        Optional.ofNullable(trainJob)
+            .map(name -> trainJobs.getStore().getByKey(jobSet.getMetadata().getNamespace() + "/" + name))
+            .ifPresent(progress::childrenChanged);
+      }
+
+      @Override
+      public void onUpdate(JobSet oldJobSet, JobSet jobSet) {
+      }
+
+      @Override
+      public void onDelete(JobSet jobSet, boolean deletedFinalStateUnknown) {
+      }
+    });
+    resources.add(jobSets::close);
+    jobSets.start().toCompletableFuture().join();
+
+    if (options.execute) {
+      // the executor is a client like any controller: its own client, no access to the operator
+      KubernetesClient executorClient = server.newClient();
+      resources.add(executorClient);
+      executor = new LocalExecutor(executorClient, new LocalExecutor.Options(options.runDir, options.maxPods,
+          options.out)).start();
+      resources.add(executor);
+      // TODO(lead, issue 9): serve kubectl logs: register executor::openLog as the server's PodLogSource
+      LOG.info("The local executor runs pods under {}, at most {} at once", options.runDir, options.maxPods);
+    }
+
+    kubeconfig = server.writeKubeconfig(options.kubeconfig).toAbsolutePath();
+    applier = new ManifestApplier(client, options.out, options.err);
+  }
+
+  private static long millisSince(long nanos) {
+    return (System.nanoTime() - nanos) / 1_000_000;
+  }
+
+  private static EmbeddedApiServer startServer(Builder options) {
+    int port = options.port.orElse(DEFAULT_PORT);
+    try {
+      return EmbeddedApiServer.builder().host(LOCALHOST).port(port).start();
+    } catch (RuntimeException e) {
+      if (options.port.isPresent() || !isInUse(port)) {
+        throw new IllegalStateException("cannot serve the API on " + LOCALHOST + ":" + port + ": " + e.getMessage(),
+            e);
+      }
+      LOG.info("Port {} is in use: serving the API on an ephemeral port", port);
+      return EmbeddedApiServer.builder().host(LOCALHOST).port(0).start();
+    }
+  }
+
+  private static boolean isInUse(int port) {
+    try (ServerSocket probe = new ServerSocket(port, 1, java.net.InetAddress.getByName(LOCALHOST))) {
+      return !probe.isBound();
+    } catch (IOException e) {
+      return true;
+    }
+  }
+
+  /** Where the API server calls the webhook server listening on {@code bindAddress}. */
+  private static String webhookHost(String bindAddress) {
+    return bindAddress.equals("0.0.0.0") || bindAddress.equals("::") ? LOCALHOST : bindAddress;
+  }
+
+  /** The webhook server's port: the one asked for, or a free one for 0 (the server must know it up front). */
+  private static int webhookPort(int asked) {
+    if (asked != 0) {
+      return asked;
+    }
+    try (ServerSocket probe = new ServerSocket(0)) {
+      return probe.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot find a free port for the webhook server", e);
+    }
+  }
+
+  private static OperatorConfig operatorConfig(Builder options, int webhookPort) {
+    OperatorConfig defaults = OperatorConfig.defaults();
+    return options.configure.apply(defaults
+        .withPluginsDir(options.pluginsDir)
+        .withNamespaces(Set.of())
+        .withLeaderElection(new OperatorConfig.LeaderElection(false, defaults.leaderElection().leaseName()))
+        .withWebhook(new OperatorConfig.Webhook(webhookPort, Optional.empty(), defaults.webhook().secretName(),
+            defaults.webhook().serviceName()))
+        .withPorts(0, 0)
+        .withBindAddress(OperatorConfig.LOOPBACK_ADDRESS));
+  }
+
+  private void awaitReady() throws InterruptedException {
+    long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+    while (!operator.readiness().isReady()) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("the operator is not ready after " + READY_TIMEOUT.toSeconds() + "s: "
+            + operator.readiness().failing());
+      }
+      TimeUnit.MILLISECONDS.sleep(20);
+    }
+  }
+
+  /** The executor that runs pods, if local mode runs them ({@link Builder#execute}). */
+  public Optional<LocalExecutor> executor() {
+    return Optional.ofNullable(executor);
+  }
+
+  /** The embedded API server. */
+  public EmbeddedApiServer apiServer() {
+    return server;
+  }
+
+  /** A client of the embedded API server (closed with local mode). */
+  public KubernetesClient client() {
+    return client;
+  }
+
+  /** The base URL of the API, e.g. {@code http://127.0.0.1:8001}. */
+  public String url() {
+    return server.url();
+  }
+
+  /** The kubeconfig written for kubectl, as an absolute path. */
+  public Path kubeconfig() {
+    return kubeconfig;
+  }
+
+  /** The configuration the operator runs with. */
+  public OperatorConfig config() {
+    return config;
+  }
+
+  public TrainerOperator operator() {
+    return operator;
+  }
+
+  /** The names of the installed default ClusterTrainingRuntimes. */
+  public List<String> runtimes() {
+    return runtimes;
+  }
+
+  /**
+   * Creates or updates the objects of YAML files and directories through the API, as {@code --apply} does
+   * ({@link ManifestApplier}); each object's outcome goes to the builder's {@code out} or {@code err}.
+   *
+   * @return whether every object was applied
+   */
+  public boolean apply(List<Path> paths) {
+    return applier.apply(paths).stream().allMatch(ManifestApplier.Outcome::applied);
+  }
+
+  /** Blocks until the operator stops: by {@link #close()} (not fatal) or on its own (fatal). */
+  public TrainerOperator.Termination awaitTermination() throws InterruptedException {
+    return operator.awaitTermination();
+  }
+
+  /** Stops the operator (webhooks and ops servers with it), then the API server; idempotent. */
+  @Override
+  public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    for (int i = resources.size() - 1; i >= 0; i--) {
+      try {
+        resources.get(i).close();
+      } catch (Exception e) {
+        LOG.warn("Error while stopping local mode", e);
+      }
+    }
+    resources.clear();
+  }
+
+  private void stopOperator() throws InterruptedException {
+    operator.stop();
+    operator.awaitTermination(30, TimeUnit.SECONDS);
+  }
+
+  /** Options of local mode. */
+  public static final class Builder {
+    private Optional<Integer> port = Optional.empty();
+    private int webhookPort;
+    private Path pluginsDir = Path.of(OperatorPlugins.DEFAULT_PLUGINS_DIR);
+    private Optional<Path> pluginConfig = Optional.empty();
+    private Path kubeconfig = Path.of(DEFAULT_KUBECONFIG);
+    private List<OperatorComponent.Factory> components = List.of();
+    private UnaryOperator<OperatorConfig> configure = UnaryOperator.identity();
+    private Consumer<String> out = line -> { };
+    private Consumer<String> err = line -> { };
+    private boolean execute;
+    private Path runDir;
+    private int maxPods = Runtime.getRuntime().availableProcessors();
+
+    private Builder() {
+    }
+
+    /**
+     * Run pods: JobSets become Jobs, Pods and local processes ({@link LocalExecutor}), pods' directories under
+     * {@code runDir}, at most {@code maxPods} pods at once. Default off (JobSets stay as the operator made them).
+     */
+    public Builder execute(Path runDir, int maxPods) {
+      this.execute = true;
+      this.runDir = Objects.requireNonNull(runDir, "runDir");
+      this.maxPods = maxPods;
+      return this;
+    }
+
+    /** The API server's port, 0 for an ephemeral one; default {@link #DEFAULT_PORT} if free, else ephemeral. */
+    public Builder port(int value) {
+      this.port = Optional.of(value);
+      return this;
+    }
+
+    /** The webhook server's port; default 0, a free port. */
+    public Builder webhookPort(int value) {
+      this.webhookPort = value;
+      return this;
+    }
+
+    public Builder pluginsDir(Path directory) {
+      this.pluginsDir = Objects.requireNonNull(directory, "directory");
+      return this;
+    }
+
+    /** The plugin configuration file ({@code --plugin-config}); default none. */
+    public Builder pluginConfig(Optional<Path> file) {
+      this.pluginConfig = Objects.requireNonNull(file, "file");
+      return this;
+    }
+
+    /** Where to write the kubeconfig; default {@value #DEFAULT_KUBECONFIG} in the working directory. */
+    public Builder kubeconfig(Path file) {
+      this.kubeconfig = Objects.requireNonNull(file, "file");
+      return this;
+    }
+
+    /**
+     * Changes the operator's configuration after local mode's own settings (servers on loopback, leader election
+     * off, every namespace).
+     */
+    public Builder configure(UnaryOperator<OperatorConfig> change) {
+      this.configure = Objects.requireNonNull(change, "change");
+      return this;
+    }
+
+    /** The components to run next to the controller: {@code run}'s. */
+    public Builder components(List<OperatorComponent.Factory> factories) {
+      this.components = List.copyOf(factories);
+      return this;
+    }
+
+    /** Where progress lines and the outcome of {@link LocalMode#apply applied} objects go. */
+    public Builder out(Consumer<String> lines) {
+      this.out = Objects.requireNonNull(lines, "lines");
+      return this;
+    }
+
+    /** Where the failures of {@link LocalMode#apply applied} objects go. */
+    public Builder err(Consumer<String> lines) {
+      this.err = Objects.requireNonNull(lines, "lines");
+      return this;
+    }
+
+    /**
+     * Starts everything and returns once the operator is ready.
+     *
+     * @throws IllegalStateException if something cannot start; what had started is stopped
+     */
+    public LocalMode start() throws InterruptedException {
+      LocalMode local = new LocalMode();
+      try {
+        local.start(this);
+        return local;
+      } catch (RuntimeException | InterruptedException e) {
+        local.close();
+        throw e;
+      }
+    }
+  }
+}

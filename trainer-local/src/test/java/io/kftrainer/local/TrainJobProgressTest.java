@@ -1,0 +1,108 @@
+package io.kftrainer.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.kftrainer.api.jobset.v1alpha2.JobSet;
+import io.kftrainer.api.v1alpha1.TrainJob;
+import io.kftrainer.api.v1alpha1.TrainJobStatus;
+import io.kftrainer.testkit.Fixtures;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The progress lines of local mode: one per condition transition, children named once. */
+class TrainJobProgressTest {
+
+  private final List<String> lines = new ArrayList<>();
+  private final List<HasMetadata> children = new ArrayList<>();
+  private final TrainJobProgress progress = new TrainJobProgress(trainJob -> List.copyOf(children), lines::add);
+
+  @Test
+  void aTrainJobWithoutConditionsPrintsNothing() {
+    progress.onAdd(trainJob());
+
+    assertThat(lines).isEmpty();
+  }
+
+  @Test
+  void newChildrenWithoutAConditionMakeACreatedLine() {
+    children.add(jobSet("mnist"));
+    children.add(new ConfigMapBuilder().withNewMetadata().withName("mnist-runtime-snapshot").endMetadata().build());
+
+    progress.onAdd(trainJob());
+    progress.childrenChanged(trainJob());
+    progress.childrenChanged(trainJob());
+
+    assertThat(lines).containsExactly(
+        "trainjob default/mnist: created JobSet mnist, ConfigMap mnist-runtime-snapshot");
+  }
+
+  @Test
+  void theFirstTransitionNamesTheChildrenNotShownYet() {
+    children.add(jobSet("mnist"));
+    children.add(new ConfigMapBuilder().withNewMetadata().withName("mnist-runtime-snapshot").endMetadata().build());
+
+    progress.onUpdate(trainJob(), trainJob(condition("Suspended", "True", "Suspended", "TrainJob is suspended")));
+
+    assertThat(lines).containsExactly(
+        "trainjob default/mnist: Suspended (Suspended) -> JobSet mnist, ConfigMap mnist-runtime-snapshot");
+  }
+
+  @Test
+  void anUnchangedConditionIsNotPrintedAgainAndChildrenAreNamedOnce() {
+    children.add(jobSet("mnist"));
+    Condition created = condition("Created", "True", "JobsCreated", "created");
+    progress.onAdd(trainJob(created));
+    progress.onUpdate(trainJob(created), trainJob(created));
+    progress.childrenChanged(trainJob(created));
+
+    progress.onUpdate(trainJob(created), trainJob(created,
+        condition("Complete", "True", "JobsCompleted", "jobset completed successfully")));
+
+    assertThat(lines).containsExactly("trainjob default/mnist: Created (JobsCreated) -> JobSet mnist",
+        "trainjob default/mnist: Complete (JobsCompleted)");
+  }
+
+  @Test
+  void aFalseConditionAndAFailureCarryTheirMessage() {
+    progress.onAdd(trainJob(condition("Created", "False", "TrainingRuntimeNotSupported", "runtime missing"),
+        condition("Failed", "True", "DeadlineExceeded", "the deadline passed")));
+
+    assertThat(lines).containsExactly(
+        "trainjob default/mnist: Created=False (TrainingRuntimeNotSupported): runtime missing",
+        "trainjob default/mnist: Failed (DeadlineExceeded): the deadline passed");
+  }
+
+  @Test
+  void aDeletionIsALine() {
+    progress.onDelete(trainJob(), false);
+
+    assertThat(lines).containsExactly("trainjob default/mnist: deleted");
+  }
+
+  private static TrainJob trainJob(Condition... conditions) {
+    TrainJob trainJob = Fixtures.trainJob(Fixtures.resource("local/trainjob.yaml"));
+    trainJob.getMetadata().setName("mnist");
+    trainJob.getMetadata().setNamespace("default");
+    trainJob.getMetadata().setUid("uid-1");
+    TrainJobStatus status = new TrainJobStatus();
+    status.setConditions(new ArrayList<>(List.of(conditions)));
+    trainJob.setStatus(status);
+    return trainJob;
+  }
+
+  private static Condition condition(String type, String status, String reason, String message) {
+    return new ConditionBuilder().withType(type).withStatus(status).withReason(reason).withMessage(message)
+        .withLastTransitionTime("2026-01-01T00:00:00Z").build();
+  }
+
+  private static JobSet jobSet(String name) {
+    JobSet jobSet = new JobSet();
+    jobSet.getMetadata().setName(name);
+    return jobSet;
+  }
+}
