@@ -1,4 +1,4 @@
-package io.kftrainer.operator.cli;
+package io.kftrainer.local;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
