@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.fabric8.mockwebserver.http.MockResponse;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -12,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
@@ -92,6 +92,12 @@ final class Discovery {
 
   private final Supplier<List<JsonNode>> crds;
   private final String serverVersion;
+  /** Discovery is read on every request and changes only with CRDs. */
+  private volatile Cached cache;
+  private final AtomicLong crdChanges = new AtomicLong();
+
+  private record Cached(long changes, Map<String, Map<String, List<ObjectNode>>> groups) {
+  }
 
   Discovery(Supplier<List<JsonNode>> crds, String serverVersion) {
     this.crds = crds;
@@ -99,7 +105,7 @@ final class Discovery {
   }
 
   /** Answers a GET of a non-resource path. */
-  MockResponse handle(String path, String host) {
+  Response handle(String path, String host) {
     String p = path.length() > 1 && path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
     if (p.equals("/")) {
       return ok(root());
@@ -108,7 +114,7 @@ final class Discovery {
       return ok(version());
     }
     if (p.equals("/healthz") || p.equals("/livez") || p.equals("/readyz")) {
-      return new MockResponse().setResponseCode(200).setHeader("Content-Type", "text/plain").setBody("ok");
+      return Response.text(200, "ok");
     }
     if (p.equals("/api")) {
       ObjectNode versions = NODES.objectNode().put("kind", "APIVersions");
@@ -131,7 +137,7 @@ final class Discovery {
     if (p.startsWith("/openapi/v3")) {
       JsonNode document = OpenApi.handle(p, groups, serverVersion);
       return document != null ? ok(document)
-          : ApiServerDispatcher.status(404, "NotFound", "the server could not find the requested resource");
+          : Response.notFound();
     }
     String[] segments = p.substring(1).split("/");
     if (segments.length == 2 && segments[0].equals("api")) {
@@ -143,13 +149,13 @@ final class Discovery {
     if (segments.length == 3 && segments[0].equals("apis")) {
       return resourceList(groups, segments[1], segments[2]);
     }
-    return ApiServerDispatcher.status(404, "NotFound", "the server could not find the requested resource");
+    return Response.notFound();
   }
 
-  private MockResponse resourceList(Map<String, Map<String, List<ObjectNode>>> groups, String group, String version) {
+  private Response resourceList(Map<String, Map<String, List<ObjectNode>>> groups, String group, String version) {
     List<ObjectNode> resources = groups.getOrDefault(group, Map.of()).get(version);
     if (resources == null) {
-      return ApiServerDispatcher.status(404, "NotFound", "the server could not find the requested resource");
+      return Response.notFound();
     }
     ObjectNode list = NODES.objectNode().put("kind", "APIResourceList").put("apiVersion", "v1")
         .put("groupVersion", group.isEmpty() ? version : group + "/" + version);
@@ -180,8 +186,30 @@ final class Discovery {
         .findFirst();
   }
 
+  /** Forgets the computed resources: call after a CustomResourceDefinition changed. */
+  void invalidate() {
+    crdChanges.incrementAndGet();
+  }
+
+  /** The APIResource of {@code plural} (or {@code plural/sub}) in the group version, built-in or from a CRD. */
+  Optional<ObjectNode> resource(String group, String version, String name) {
+    return groups().getOrDefault(group, Map.of()).getOrDefault(version, List.of()).stream()
+        .filter(resource -> resource.path("name").asText().equals(name))
+        .findFirst();
+  }
+
   /** group -> version -> APIResources, built-ins first, then CRDs; a CRD's storage version comes first. */
   Map<String, Map<String, List<ObjectNode>>> groups() {
+    Cached cached = cache;
+    long changes = crdChanges.get();
+    if (cached == null || cached.changes() != changes) {
+      cached = new Cached(changes, computeGroups());
+      cache = cached;
+    }
+    return cached.groups();
+  }
+
+  private Map<String, Map<String, List<ObjectNode>>> computeGroups() {
     Map<String, Map<String, List<ObjectNode>>> groups = new LinkedHashMap<>();
     for (GroupVersion gv : BUILTIN) {
       List<ObjectNode> resources = groups.computeIfAbsent(gv.group(), g -> new LinkedHashMap<>())
@@ -286,7 +314,7 @@ final class Discovery {
         .put("platform", "linux/amd64");
   }
 
-  private static MockResponse ok(JsonNode body) {
-    return ApiServerDispatcher.json(200, body.toString());
+  private static Response ok(JsonNode body) {
+    return Response.json(200, body.toString());
   }
 }

@@ -76,7 +76,7 @@ final class ManagedFields {
       }
     }
     ObjectNode entry = entries.addObject().put("manager", manager).put("operation", "Apply")
-        .put("apiVersion", apiVersion).put("time", ApiServerDispatcher.now()).put("fieldsType", "FieldsV1");
+        .put("apiVersion", apiVersion).put("time", ApiHandler.now()).put("fieldsType", "FieldsV1");
     entry.set("fieldsV1", fields);
     if (statusPath) {
       entry.put("subresource", subresource);
