@@ -139,6 +139,12 @@ final class Watches {
     }
     ObjectNode line = JsonNodeFactory.instance.objectNode().put("type", type);
     JsonNode body = object.object();
+    if (type.equals("DELETED") && event.type().equals("MODIFIED")) {
+      // left the selection: the previous content, at the event's resourceVersion, as kube-apiserver's watch cache does
+      ObjectNode previous = event.previous().object().deepCopy();
+      ApiHandler.metadata(previous).put("resourceVersion", Long.toString(object.resourceVersion()));
+      body = previous;
+    }
     if (table) {
       body = TableConverter.toTable(rp, body, api.storedCustomResourceDefinitions(), Instant.now());
     }
