@@ -175,7 +175,8 @@ final class ApiHandler implements HttpHandler {
         return Response.methodNotAllowed();
       }
       String path = rawPath.indexOf('?') < 0 ? rawPath : rawPath.substring(0, rawPath.indexOf('?'));
-      return discovery.handle(path, exchange.getRequestHeaders().getFirst("Host"));
+      return discovery.handle(path, exchange.getRequestHeaders().getFirst("Host"),
+          exchange.getRequestHeaders().getFirst("Accept"));
     }
     Target target = target(rp);
     if (target == null) {
@@ -210,7 +211,7 @@ final class ApiHandler implements HttpHandler {
           }
           return list(target, TableConverter.wantsTable(accept));
         case "POST":
-          return create(target, type, content);
+          return isReview(target) ? review(target, type, content) : create(target, type, content);
         case "DELETE":
           return deleteCollection(target, content);
         default:
@@ -233,6 +234,43 @@ final class ApiHandler implements HttpHandler {
       default:
         return Response.methodNotAllowed();
     }
+  }
+
+  private static boolean isReview(Target target) {
+    return target.rp().group().startsWith("authorization.k8s.io") || target.rp().group().equals("authentication.k8s.io");
+  }
+
+  /**
+   * Access and token reviews are answered, never stored. This server has no authentication or authorization:
+   * everything is allowed, and admission hooks may answer otherwise.
+   */
+  private Response review(Target target, String contentType, byte[] body) {
+    ObjectNode review = parseObject(body, contentType);
+    checkTypeMeta(target, review);
+    metadata(review);
+    ObjectNode status = JsonNodeFactory.instance.objectNode();
+    switch (target.rp().plural()) {
+      case "selfsubjectrulesreviews":
+        status.putArray("resourceRules").addObject().set("verbs", JsonNodeFactory.instance.arrayNode().add("*"));
+        ((ObjectNode) status.get("resourceRules").get(0)).putArray("apiGroups").add("*");
+        ((ObjectNode) status.get("resourceRules").get(0)).putArray("resources").add("*");
+        status.putArray("nonResourceRules").addObject().putArray("verbs").add("*");
+        ((ObjectNode) status.get("nonResourceRules").get(0)).putArray("nonResourceURLs").add("*");
+        status.put("incomplete", false);
+        break;
+      case "tokenreviews":
+        status.put("authenticated", true).putObject("user").put("username", "admin");
+        break;
+      case "selfsubjectreviews":
+        status.putObject("userInfo").put("username", "admin");
+        break;
+      default:
+        status.put("allowed", true);
+    }
+    review.set(STATUS, status);
+    List<String> warnings = new ArrayList<>();
+    Response denied = admit(AdmissionRequest.Operation.CREATE, target, review, null, warnings);
+    return denied != null ? denied : Response.json(201, review).withWarnings(warnings);
   }
 
   private Response subresource(HttpExchange exchange, Target target, String method, String contentType,

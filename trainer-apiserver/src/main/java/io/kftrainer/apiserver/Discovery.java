@@ -19,7 +19,7 @@ import java.util.function.Supplier;
  * {@code /version}, {@code /} and health endpoints. The built-in kinds are a fixed table (the fabric8 store accepts any
  * kind; these are the ones announced); custom resources are computed from the stored CustomResourceDefinitions at
  * request time. Only the legacy (unaggregated) discovery format is served: clients asking for aggregated discovery
- * fall back to it. {@code /openapi/v3} is the minimal surface of {@link OpenApi}; {@code /openapi/v2} answers 404.
+ * fall back to it. {@code /openapi/v3} and {@code /openapi/v2}: see {@link OpenApi}.
  */
 final class Discovery {
 
@@ -28,7 +28,10 @@ final class Discovery {
       "update", "watch");
   private static final List<String> SUBRESOURCE_VERBS = List.of("get", "patch", "update");
 
-  /** A built-in resource; {@code flags} holds "status", "scale", "all" (category) and "cluster" (not namespaced). */
+  /**
+   * A built-in resource; {@code flags} holds "status", "scale", "all" (category), "cluster" (not namespaced) and
+   * "review" (create-only, answered and never stored, as access and token reviews).
+   */
   private record Builtin(String plural, String kind, List<String> flags, List<String> shortNames) {
     boolean has(String flag) {
       return flags.contains(flag);
@@ -88,7 +91,31 @@ final class Discovery {
       new GroupVersion("policy", "v1", List.of(
           r("poddisruptionbudgets", "PodDisruptionBudget", "status", "pdb"))),
       new GroupVersion("scheduling.k8s.io", "v1", List.of(
-          r("priorityclasses", "PriorityClass", "cluster", "pc"))));
+          r("priorityclasses", "PriorityClass", "cluster", "pc"))),
+      new GroupVersion("node.k8s.io", "v1", List.of(
+          r("runtimeclasses", "RuntimeClass", "cluster"))),
+      new GroupVersion("networking.k8s.io", "v1", List.of(
+          r("ingressclasses", "IngressClass", "cluster"),
+          r("ingresses", "Ingress", "status", "ing"),
+          r("networkpolicies", "NetworkPolicy", "", "netpol"))),
+      new GroupVersion("storage.k8s.io", "v1", List.of(
+          r("csidrivers", "CSIDriver", "cluster"),
+          r("storageclasses", "StorageClass", "cluster", "sc"),
+          r("volumeattachments", "VolumeAttachment", "cluster,status"))),
+      new GroupVersion("discovery.k8s.io", "v1", List.of(
+          r("endpointslices", "EndpointSlice", ""))),
+      new GroupVersion("autoscaling", "v2", List.of(
+          r("horizontalpodautoscalers", "HorizontalPodAutoscaler", "status,all", "hpa"))),
+      new GroupVersion("authorization.k8s.io", "v1", List.of(
+          r("localsubjectaccessreviews", "LocalSubjectAccessReview", "review"),
+          r("selfsubjectaccessreviews", "SelfSubjectAccessReview", "cluster,review"),
+          r("selfsubjectrulesreviews", "SelfSubjectRulesReview", "cluster,review"),
+          r("subjectaccessreviews", "SubjectAccessReview", "cluster,review"))),
+      new GroupVersion("authentication.k8s.io", "v1", List.of(
+          r("selfsubjectreviews", "SelfSubjectReview", "cluster,review"),
+          r("tokenreviews", "TokenReview", "cluster,review"))),
+      new GroupVersion("certificates.k8s.io", "v1", List.of(
+          r("certificatesigningrequests", "CertificateSigningRequest", "cluster,status", "csr"))));
 
   private final Supplier<List<JsonNode>> crds;
   private final String serverVersion;
@@ -105,7 +132,7 @@ final class Discovery {
   }
 
   /** Answers a GET of a non-resource path. */
-  Response handle(String path, String host) {
+  Response handle(String path, String host, String accept) {
     String p = path.length() > 1 && path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
     if (p.equals("/")) {
       return ok(root());
@@ -134,8 +161,13 @@ final class Discovery {
       return ok(list);
     }
     Map<String, Map<String, List<ObjectNode>>> groups = groups();
+    if (p.equals("/openapi/v2")) {
+      return accept == null || accept.contains("json") || accept.contains("*/*")
+          ? ok(OpenApi.swagger(crds.get(), serverVersion))
+          : Response.status(406, "NotAcceptable", "only the following media types are accepted: application/json");
+    }
     if (p.startsWith("/openapi/v3")) {
-      JsonNode document = OpenApi.handle(p, groups, serverVersion);
+      JsonNode document = OpenApi.handle(p, groups, crds.get(), serverVersion);
       return document != null ? ok(document)
           : Response.notFound();
     }
@@ -216,7 +248,7 @@ final class Discovery {
           .computeIfAbsent(gv.version(), v -> new ArrayList<>());
       for (Builtin b : gv.resources()) {
         resources.add(resource(b.plural(), b.kind().toLowerCase(java.util.Locale.ROOT), b.kind(), !b.has("cluster"),
-            VERBS, b.shortNames(), b.has("all") ? List.of("all") : List.of()));
+            b.has("review") ? List.of("create") : VERBS, b.shortNames(), b.has("all") ? List.of("all") : List.of()));
         if (b.has("status")) {
           resources.add(resource(b.plural() + "/status", "", b.kind(), !b.has("cluster"), SUBRESOURCE_VERBS,
               List.of(), List.of()));
