@@ -140,7 +140,7 @@ final class ApiHandler implements HttpHandler {
         response = route(exchange, method, rawPath + (rawQuery == null ? "" : "?" + rawQuery), contentType, body);
       } catch (ApiException e) {
         response = e.response;
-      } catch (RuntimeException e) {
+      } catch (RuntimeException | LinkageError | AssertionError e) {
         LOG.warn("{} {} failed", method, rawPath, e);
         response = Response.status(500, "InternalError", String.valueOf(e));
       }
