@@ -50,6 +50,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   required"; any other subresource answers 404, and a method a path does not serve 405, with a Status.</li>
  *   <li><b>Garbage collection</b> through ownerReferences, background, foreground and orphan
  *   ({@link GarbageCollector}).</li>
+ *   <li><b>Custom resources</b> pruned, defaulted and validated against their CRD's schema and CEL rules (transition
+ *   rules included), with kube-apiserver's messages ({@code trainer-schema}'s
+ *   {@link io.kftrainer.schema.CustomResourceValidator}).</li>
  *   <li><b>Server-side apply</b> ({@code application/apply-patch+yaml}, YAML or JSON, {@code fieldManager} required):
  *   creates the object when absent, otherwise merges the applied configuration with JSON merge patch semantics.
  *   <em>An approximation:</em> no conflict detection ({@code force} is ignored), fields a manager stops applying stay,
@@ -57,7 +60,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   manager, the fields it last applied ({@link ManagedFields}).</li>
  *   <li><b>JSON merge patch</b> (RFC 7386), <b>JSON patch</b>, and <b>strategic merge patch</b> approximated by
  *   {@link Patches#strategicMergePatch}. No-op writes keep the resourceVersion and send no watch event.</li>
- *   <li><b>Admission hooks</b> ({@link #addAdmissionHook}) on create and update.</li>
+ *   <li><b>Admission hooks</b> ({@link #addAdmissionHook}) on create and update, before schema validation.</li>
  *   <li><b>For kubectl</b>: discovery, {@code /version}, a minimal OpenAPI v3 ({@link OpenApi}), {@code meta.k8s.io/v1
  *   Table}s (lists, objects and watch events), CRDs that report themselves Established, the protobuf bodies of
  *   {@code kubectl create namespace|configmap|secret|serviceaccount} ({@link KubernetesProtobuf}).</li>
@@ -73,7 +76,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * only; {@link #config()} tells fabric8 to use it, and other fabric8 clients fall back to it.
  *
  * <p>Limits: one version per kind (no conversion), no namespace lifecycle (objects can be created in namespaces that
- * do not exist), no schema validation, defaulting or pruning of custom resources, no CEL, lists ignore
+ * do not exist), built-in kinds are not validated, CEL without the Kubernetes libraries, lists ignore
  * {@code resourceVersion}/{@code resourceVersionMatch} (always the latest state), the watch history holds the last
  * {@link Builder#watchHistory(int)} changes, pod logs ignore {@code sinceSeconds}, {@code timestamps},
  * {@code previous} and {@code limitBytes}.
