@@ -32,7 +32,7 @@ class BurstHarness {
     assumeTrue(count > 0, "load harness: run with -Dtrainer.burst=N");
     String ns = "burst";
     try (TestCluster cluster = TestCluster.start()) {
-      OperatorConfig config = TestCluster.config(pluginsDir).withKubeApi(0, 0);
+      OperatorConfig config = TestCluster.config(pluginsDir).withKubeApi(0, 1);
       cluster.startOperator(config);
       cluster.createRuntimes(ns);
       ExecutorService threads = Executors.newFixedThreadPool(64);
