@@ -356,7 +356,9 @@ public final class StructuralSchema {
       if (field.startsWith(".")) {
         field = field.substring(1);
       }
-      String message = outcome.error() != null ? outcome.error()
+      String ruleText = rule.path("message").asText(expression).trim();
+      // kube-apiserver's wording for a rule that failed and for one that could not be evaluated
+      String message = outcome.error() != null ? outcome.error() + " evaluating rule: " + ruleText
           : rule.path("message").asText("failed rule: " + expression);
       switch (rule.path("reason").asText("FieldValueInvalid")) {
         case "FieldValueRequired":
