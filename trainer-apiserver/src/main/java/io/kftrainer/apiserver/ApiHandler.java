@@ -645,6 +645,12 @@ final class ApiHandler implements HttpHandler {
           + "application/apply-patch+yaml, application/strategic-merge-patch+json, "
           + "application/apply-patch+cbor");
     }
+    if (kind == PatchKind.STRATEGIC && !Discovery.isBuiltin(rp.group(), rp.plural())) {
+      // custom resources have no Go types to take patch strategies from
+      return Response.status(415, "UnsupportedMediaType", "the body of the request was in an unknown format - "
+          + "accepted media types include: application/json-patch+json, application/merge-patch+json, "
+          + "application/apply-patch+yaml, application/apply-patch+cbor");
+    }
     JsonNode patch;
     try {
       patch = kind == PatchKind.JSON_PATCH ? JSON_MAPPER.readTree(body) : parseYamlOrJson(body);

@@ -218,6 +218,20 @@ final class Discovery {
         .findFirst();
   }
 
+  /** Whether {@code plural} of {@code group} is a built-in kind (not a custom resource). */
+  static boolean isBuiltin(String group, String plural) {
+    for (GroupVersion gv : BUILTIN) {
+      if (gv.group().equals(group)) {
+        for (Builtin b : gv.resources()) {
+          if (b.plural().equals(plural)) {
+            return true;
+          }
+        }
+      }
+    }
+    return false;
+  }
+
   /** Forgets the computed resources: call after a CustomResourceDefinition changed. */
   void invalidate() {
     crdChanges.incrementAndGet();
