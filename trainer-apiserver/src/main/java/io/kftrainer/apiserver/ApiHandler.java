@@ -82,6 +82,9 @@ final class ApiHandler implements HttpHandler {
   private final Store store;
   private final Discovery discovery;
   private final List<AdmissionHook> hooks = new CopyOnWriteArrayList<>();
+  static final int ADMISSIONS_IN_FLIGHT = 16;
+  private final java.util.concurrent.Semaphore admissions = new java.util.concurrent.Semaphore(ADMISSIONS_IN_FLIGHT,
+      true);
   private final Watches watches;
   private final PodLogs podLogs;
   final Validation validation;
@@ -732,10 +735,25 @@ final class ApiHandler implements HttpHandler {
       String fieldManager, List<String> warnings) {
     ResourcePath rp = target.rp();
     JsonNode current = stored.object();
+    ApplyOwnership.Check ownership = null;
+    if (kind == PatchKind.APPLY) {
+      ObjectNode base = stored.object().deepCopy(); // a forced apply takes fields over in base's managedFields
+      ownership = ApplyOwnership.check(base, patch, ManagedFields.appliedFields(patch, rp.isStatus(),
+          target.statusSubresource()), fieldManager, rp.isStatus() ? STATUS : "",
+          "true".equals(rp.query().get("force")));
+      if (!ownership.conflicts().isEmpty()) {
+        return Response.json(409, Response.failure(409, "Conflict", ApplyOwnership.message(ownership.conflicts()),
+            details(target, rp.name())));
+      }
+      current = base;
+    }
     JsonNode patched;
     try {
       switch (kind) {
         case APPLY:
+          patched = Patches.mergePatch(current, patch);
+          ApplyOwnership.remove((ObjectNode) patched, ownership.removed());
+          break;
         case MERGE:
           patched = Patches.mergePatch(current, patch);
           break;
@@ -882,12 +900,32 @@ final class ApiHandler implements HttpHandler {
   // ---------------------------------------------------------------------------------------------------------------
   // admission
 
-  /** Runs the hooks on {@code object} (mutating it in place). Returns the denial response, or null when admitted. */
+  /**
+   * Runs the hooks on {@code object} (mutating it in place). Returns the denial response, or null when admitted.
+   * At most {@link #ADMISSIONS_IN_FLIGHT} requests run their hooks at once, the others wait their turn: hooks call
+   * webhook servers, which a burst of simultaneous requests would otherwise flood (kube-apiserver bounds the
+   * mutating requests in flight likewise).
+   */
   private Response admit(AdmissionRequest.Operation operation, Target target, ObjectNode object,
       JsonNode oldObject, List<String> warnings) {
     if (hooks.isEmpty()) {
       return null;
     }
+    try {
+      admissions.acquire();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Response.status(503, "ServiceUnavailable", "interrupted while waiting for admission");
+    }
+    try {
+      return runHooks(operation, target, object, oldObject, warnings);
+    } finally {
+      admissions.release();
+    }
+  }
+
+  private Response runHooks(AdmissionRequest.Operation operation, Target target, ObjectNode object,
+      JsonNode oldObject, List<String> warnings) {
     ResourcePath rp = target.rp();
     for (AdmissionHook.Phase phase : AdmissionHook.Phase.values()) {
       for (AdmissionHook hook : hooks) {

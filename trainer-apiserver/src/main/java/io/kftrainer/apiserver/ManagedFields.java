@@ -36,29 +36,7 @@ final class ManagedFields {
    */
   static void recordApply(ObjectNode object, JsonNode appliedConfig, String manager, String apiVersion,
       boolean statusPath, boolean statusSubresource) {
-    ObjectNode config = NODES.objectNode();
-    if (statusPath) {
-      if (appliedConfig.has("status")) {
-        config.set("status", appliedConfig.get("status"));
-      }
-    } else {
-      appliedConfig.properties().forEach(e -> {
-        String key = e.getKey();
-        if (key.equals("apiVersion") || key.equals("kind") || (key.equals("status") && statusSubresource)) {
-          return;
-        }
-        if (key.equals("metadata") && e.getValue().isObject()) {
-          ObjectNode metadata = ((ObjectNode) e.getValue()).deepCopy();
-          metadata.remove(SERVER_METADATA);
-          if (!metadata.isEmpty()) {
-            config.set(key, metadata);
-          }
-          return;
-        }
-        config.set(key, e.getValue());
-      });
-    }
-    ObjectNode fields = fieldsV1(config);
+    ObjectNode fields = appliedFields(appliedConfig, statusPath, statusSubresource);
     ObjectNode metadata = object.has("metadata") && object.get("metadata").isObject()
         ? (ObjectNode) object.get("metadata") : object.putObject("metadata");
     ArrayNode entries = metadata.path("managedFields").isArray() ? (ArrayNode) metadata.get("managedFields")
@@ -82,6 +60,33 @@ final class ManagedFields {
       entry.put("subresource", subresource);
     }
     metadata.set("managedFields", entries);
+  }
+
+  /** The FieldsV1 set of an applied configuration (server-owned metadata, type meta and ignored status left out). */
+  static ObjectNode appliedFields(JsonNode appliedConfig, boolean statusPath, boolean statusSubresource) {
+    ObjectNode config = NODES.objectNode();
+    if (statusPath) {
+      if (appliedConfig.has("status")) {
+        config.set("status", appliedConfig.get("status"));
+      }
+    } else {
+      appliedConfig.properties().forEach(e -> {
+        String key = e.getKey();
+        if (key.equals("apiVersion") || key.equals("kind") || (key.equals("status") && statusSubresource)) {
+          return;
+        }
+        if (key.equals("metadata") && e.getValue().isObject()) {
+          ObjectNode metadata = ((ObjectNode) e.getValue()).deepCopy();
+          metadata.remove(SERVER_METADATA);
+          if (!metadata.isEmpty()) {
+            config.set(key, metadata);
+          }
+          return;
+        }
+        config.set(key, e.getValue());
+      });
+    }
+    return fieldsV1(config);
   }
 
   /** {@code {"a":{"b":1},"c":[1]}} becomes {@code {"f:a":{"f:b":{}},"f:c":{}}}. */
