@@ -54,12 +54,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   rules included), with kube-apiserver's messages ({@code trainer-schema}'s
  *   {@link io.kftrainer.schema.CustomResourceValidator}).</li>
  *   <li><b>Server-side apply</b> ({@code application/apply-patch+yaml}, YAML or JSON, {@code fieldManager} required):
- *   creates the object when absent, otherwise merges the applied configuration with JSON merge patch semantics.
- *   <em>An approximation:</em> no conflict detection ({@code force} is ignored), fields a manager stops applying stay,
- *   list-type map/set lists are replaced rather than merged by key. {@code metadata.managedFields} records, per
- *   manager, the fields it last applied ({@link ManagedFields}).</li>
- *   <li><b>JSON merge patch</b> (RFC 7386), <b>JSON patch</b>, and <b>strategic merge patch</b> approximated by
- *   {@link Patches#strategicMergePatch}. No-op writes keep the resourceVersion and send no watch event.</li>
+ *   creates the object when absent, otherwise merges the applied configuration (maps recursively, lists replaced).
+ *   {@code metadata.managedFields} holds one Apply entry per manager ({@link ManagedFields}); a field another manager
+ *   applied with another value is a 409 conflict unless {@code force}, and fields a manager stops applying are removed
+ *   unless another manager applies them ({@link ApplyOwnership}). Lists are owned as a whole (list-type map/set lists
+ *   are not merged by key) and writes other than apply own no fields.</li>
+ *   <li><b>JSON merge patch</b> (RFC 7386), <b>JSON patch</b>, and <b>strategic merge patch</b> with the core
+ *   kinds' merge keys ({@link Patches#strategicMergePatch}; 415 for custom resources, as kube-apiserver). No-op writes
+ *   keep the resourceVersion and send no watch event.</li>
  *   <li><b>Admission hooks</b> ({@link #addAdmissionHook}) on create and update, before schema validation.</li>
  *   <li><b>For kubectl</b>: discovery, {@code /version}, a minimal OpenAPI v3 ({@link OpenApi}), {@code meta.k8s.io/v1
  *   Table}s (lists, objects and watch events), CRDs that report themselves Established, the protobuf bodies of
