@@ -693,7 +693,9 @@ final class ApiHandler implements HttpHandler {
         return response.withWarnings(warnings);
       }
     }
-    return conflict(target);
+    return Response.json(409, Response.failure(409, "Conflict", "Operation cannot be fulfilled on "
+        + target.qualified() + " \"" + rp.name() + "\": the object is being modified concurrently, please retry",
+        details(target, rp.name())));
   }
 
   private Response applyCreate(Target target, ObjectNode object, JsonNode applied, String fieldManager,

@@ -65,13 +65,15 @@ public final class StructuralSchema {
       Iterator<Map.Entry<String, JsonNode>> fields = value.fields();
       while (fields.hasNext()) {
         Map.Entry<String, JsonNode> field = fields.next();
+        if (embedded && ROOT_FIELDS.contains(field.getKey())) {
+          continue; // type meta and ObjectMeta are the API server's, whatever the CRD's schema says of them
+        }
         JsonNode child = properties == null ? null : properties.get(field.getKey());
         if (child != null) {
           prune(child, field.getValue(), false);
         } else if (additional != null && additional.isObject()) {
           prune(additional, field.getValue(), false);
-        } else if (!preserve && !(additional != null && additional.asBoolean(false))
-            && !(embedded && ROOT_FIELDS.contains(field.getKey()))) {
+        } else if (!preserve && !(additional != null && additional.asBoolean(false))) {
           fields.remove();
         }
       }

@@ -106,6 +106,16 @@ class StructuralSchemaTest {
   }
 
   @Test
+  void metadataIsNeverPrunedEvenWhenTheCrdDeclaresItAsAnEmptyObject() {
+    StructuralSchema schema = StructuralSchema.of(json("{'type':'object','properties':{'metadata':{'type':'object'},"
+        + "'spec':{'type':'object'}}}"));
+    ObjectNode object = (ObjectNode) json("{'metadata':{'name':'n','namespace':'ns','labels':{'a':'b'}},'spec':{}}");
+    schema.prune(object);
+    assertThat(object.at("/metadata/name").asText()).isEqualTo("n");
+    assertThat(object.at("/metadata/labels/a").asText()).isEqualTo("b");
+  }
+
+  @Test
   void defaultsFillAbsentFieldsOnly() {
     ObjectNode object = (ObjectNode) json("{'spec':{'runtimeRef':{'name':'x'}}}");
     SCHEMA.applyDefaults(object);
