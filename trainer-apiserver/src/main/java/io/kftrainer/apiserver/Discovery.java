@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.fabric8.mockwebserver.http.MockResponse;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -12,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
@@ -19,7 +19,7 @@ import java.util.function.Supplier;
  * {@code /version}, {@code /} and health endpoints. The built-in kinds are a fixed table (the fabric8 store accepts any
  * kind; these are the ones announced); custom resources are computed from the stored CustomResourceDefinitions at
  * request time. Only the legacy (unaggregated) discovery format is served: clients asking for aggregated discovery
- * fall back to it. {@code /openapi/v3} is the minimal surface of {@link OpenApi}; {@code /openapi/v2} answers 404.
+ * fall back to it. {@code /openapi/v3} and {@code /openapi/v2}: see {@link OpenApi}.
  */
 final class Discovery {
 
@@ -28,7 +28,10 @@ final class Discovery {
       "update", "watch");
   private static final List<String> SUBRESOURCE_VERBS = List.of("get", "patch", "update");
 
-  /** A built-in resource; {@code flags} holds "status", "scale", "all" (category) and "cluster" (not namespaced). */
+  /**
+   * A built-in resource; {@code flags} holds "status", "scale", "all" (category), "cluster" (not namespaced) and
+   * "review" (create-only, answered and never stored, as access and token reviews).
+   */
   private record Builtin(String plural, String kind, List<String> flags, List<String> shortNames) {
     boolean has(String flag) {
       return flags.contains(flag);
@@ -88,10 +91,40 @@ final class Discovery {
       new GroupVersion("policy", "v1", List.of(
           r("poddisruptionbudgets", "PodDisruptionBudget", "status", "pdb"))),
       new GroupVersion("scheduling.k8s.io", "v1", List.of(
-          r("priorityclasses", "PriorityClass", "cluster", "pc"))));
+          r("priorityclasses", "PriorityClass", "cluster", "pc"))),
+      new GroupVersion("node.k8s.io", "v1", List.of(
+          r("runtimeclasses", "RuntimeClass", "cluster"))),
+      new GroupVersion("networking.k8s.io", "v1", List.of(
+          r("ingressclasses", "IngressClass", "cluster"),
+          r("ingresses", "Ingress", "status", "ing"),
+          r("networkpolicies", "NetworkPolicy", "", "netpol"))),
+      new GroupVersion("storage.k8s.io", "v1", List.of(
+          r("csidrivers", "CSIDriver", "cluster"),
+          r("storageclasses", "StorageClass", "cluster", "sc"),
+          r("volumeattachments", "VolumeAttachment", "cluster,status"))),
+      new GroupVersion("discovery.k8s.io", "v1", List.of(
+          r("endpointslices", "EndpointSlice", ""))),
+      new GroupVersion("autoscaling", "v2", List.of(
+          r("horizontalpodautoscalers", "HorizontalPodAutoscaler", "status,all", "hpa"))),
+      new GroupVersion("authorization.k8s.io", "v1", List.of(
+          r("localsubjectaccessreviews", "LocalSubjectAccessReview", "review"),
+          r("selfsubjectaccessreviews", "SelfSubjectAccessReview", "cluster,review"),
+          r("selfsubjectrulesreviews", "SelfSubjectRulesReview", "cluster,review"),
+          r("subjectaccessreviews", "SubjectAccessReview", "cluster,review"))),
+      new GroupVersion("authentication.k8s.io", "v1", List.of(
+          r("selfsubjectreviews", "SelfSubjectReview", "cluster,review"),
+          r("tokenreviews", "TokenReview", "cluster,review"))),
+      new GroupVersion("certificates.k8s.io", "v1", List.of(
+          r("certificatesigningrequests", "CertificateSigningRequest", "cluster,status", "csr"))));
 
   private final Supplier<List<JsonNode>> crds;
   private final String serverVersion;
+  /** Discovery is read on every request and changes only with CRDs. */
+  private volatile Cached cache;
+  private final AtomicLong crdChanges = new AtomicLong();
+
+  private record Cached(long changes, Map<String, Map<String, List<ObjectNode>>> groups) {
+  }
 
   Discovery(Supplier<List<JsonNode>> crds, String serverVersion) {
     this.crds = crds;
@@ -99,7 +132,7 @@ final class Discovery {
   }
 
   /** Answers a GET of a non-resource path. */
-  MockResponse handle(String path, String host) {
+  Response handle(String path, String host, String accept) {
     String p = path.length() > 1 && path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
     if (p.equals("/")) {
       return ok(root());
@@ -108,7 +141,7 @@ final class Discovery {
       return ok(version());
     }
     if (p.equals("/healthz") || p.equals("/livez") || p.equals("/readyz")) {
-      return new MockResponse().setResponseCode(200).setHeader("Content-Type", "text/plain").setBody("ok");
+      return Response.text(200, "ok");
     }
     if (p.equals("/api")) {
       ObjectNode versions = NODES.objectNode().put("kind", "APIVersions");
@@ -128,10 +161,15 @@ final class Discovery {
       return ok(list);
     }
     Map<String, Map<String, List<ObjectNode>>> groups = groups();
+    if (p.equals("/openapi/v2")) {
+      return accept == null || accept.contains("json") || accept.contains("*/*")
+          ? ok(OpenApi.swagger(crds.get(), serverVersion))
+          : Response.status(406, "NotAcceptable", "only the following media types are accepted: application/json");
+    }
     if (p.startsWith("/openapi/v3")) {
-      JsonNode document = OpenApi.handle(p, groups, serverVersion);
+      JsonNode document = OpenApi.handle(p, groups, crds.get(), serverVersion);
       return document != null ? ok(document)
-          : ApiServerDispatcher.status(404, "NotFound", "the server could not find the requested resource");
+          : Response.notFound();
     }
     String[] segments = p.substring(1).split("/");
     if (segments.length == 2 && segments[0].equals("api")) {
@@ -143,13 +181,13 @@ final class Discovery {
     if (segments.length == 3 && segments[0].equals("apis")) {
       return resourceList(groups, segments[1], segments[2]);
     }
-    return ApiServerDispatcher.status(404, "NotFound", "the server could not find the requested resource");
+    return Response.notFound();
   }
 
-  private MockResponse resourceList(Map<String, Map<String, List<ObjectNode>>> groups, String group, String version) {
+  private Response resourceList(Map<String, Map<String, List<ObjectNode>>> groups, String group, String version) {
     List<ObjectNode> resources = groups.getOrDefault(group, Map.of()).get(version);
     if (resources == null) {
-      return ApiServerDispatcher.status(404, "NotFound", "the server could not find the requested resource");
+      return Response.notFound();
     }
     ObjectNode list = NODES.objectNode().put("kind", "APIResourceList").put("apiVersion", "v1")
         .put("groupVersion", group.isEmpty() ? version : group + "/" + version);
@@ -180,15 +218,51 @@ final class Discovery {
         .findFirst();
   }
 
+  /** Whether {@code plural} of {@code group} is a built-in kind (not a custom resource). */
+  static boolean isBuiltin(String group, String plural) {
+    for (GroupVersion gv : BUILTIN) {
+      if (gv.group().equals(group)) {
+        for (Builtin b : gv.resources()) {
+          if (b.plural().equals(plural)) {
+            return true;
+          }
+        }
+      }
+    }
+    return false;
+  }
+
+  /** Forgets the computed resources: call after a CustomResourceDefinition changed. */
+  void invalidate() {
+    crdChanges.incrementAndGet();
+  }
+
+  /** The APIResource of {@code plural} (or {@code plural/sub}) in the group version, built-in or from a CRD. */
+  Optional<ObjectNode> resource(String group, String version, String name) {
+    return groups().getOrDefault(group, Map.of()).getOrDefault(version, List.of()).stream()
+        .filter(resource -> resource.path("name").asText().equals(name))
+        .findFirst();
+  }
+
   /** group -> version -> APIResources, built-ins first, then CRDs; a CRD's storage version comes first. */
   Map<String, Map<String, List<ObjectNode>>> groups() {
+    Cached cached = cache;
+    long changes = crdChanges.get();
+    if (cached == null || cached.changes() != changes) {
+      cached = new Cached(changes, computeGroups());
+      cache = cached;
+    }
+    return cached.groups();
+  }
+
+  private Map<String, Map<String, List<ObjectNode>>> computeGroups() {
     Map<String, Map<String, List<ObjectNode>>> groups = new LinkedHashMap<>();
     for (GroupVersion gv : BUILTIN) {
       List<ObjectNode> resources = groups.computeIfAbsent(gv.group(), g -> new LinkedHashMap<>())
           .computeIfAbsent(gv.version(), v -> new ArrayList<>());
       for (Builtin b : gv.resources()) {
         resources.add(resource(b.plural(), b.kind().toLowerCase(java.util.Locale.ROOT), b.kind(), !b.has("cluster"),
-            VERBS, b.shortNames(), b.has("all") ? List.of("all") : List.of()));
+            b.has("review") ? List.of("create") : VERBS, b.shortNames(), b.has("all") ? List.of("all") : List.of()));
         if (b.has("status")) {
           resources.add(resource(b.plural() + "/status", "", b.kind(), !b.has("cluster"), SUBRESOURCE_VERBS,
               List.of(), List.of()));
@@ -286,7 +360,7 @@ final class Discovery {
         .put("platform", "linux/amd64");
   }
 
-  private static MockResponse ok(JsonNode body) {
-    return ApiServerDispatcher.json(200, body.toString());
+  private static Response ok(JsonNode body) {
+    return Response.json(200, body.toString());
   }
 }

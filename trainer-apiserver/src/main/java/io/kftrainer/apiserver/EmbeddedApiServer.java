@@ -1,5 +1,8 @@
 package io.kftrainer.apiserver;
 
+import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.KubernetesListBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
@@ -7,94 +10,108 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.TimeUnit;
-import java.util.logging.Level;
-import java.util.logging.Logger;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * An in-process Kubernetes API server for tests and for the product's {@code local} mode: fabric8's
- * {@link KubernetesMockServer} in CRUD mode with the gaps that matter for an operator closed.
+ * An in-process Kubernetes API server for tests and for the product's {@code local} mode: an in-memory store behind
+ * the JDK's HTTP server, written to answer as kube-apiserver does where kubectl, fabric8 and the Java Operator SDK
+ * rely on it.
  *
- * <p>What it adds to the fabric8 mock:
+ * <p>What it serves:
  * <ul>
- *   <li><b>Server-side apply</b> ({@code PATCH}, {@code application/apply-patch+yaml}, body in YAML or JSON,
- *   {@code fieldManager} required, {@code force} accepted): creates the object when absent (201), otherwise merges the
- *   applied configuration onto it with JSON merge patch semantics (maps merge recursively, lists and scalars are
- *   replaced, {@code null} removes). A main-resource apply leaves {@code status} alone when the kind has a status
- *   subresource; an apply to {@code /status} changes only status. {@code uid} and {@code creationTimestamp} stay,
- *   {@code resourceVersion} changes, {@code generation} increases when something outside metadata and status changed,
- *   watchers get ADDED/MODIFIED. An apply that changes nothing keeps the resourceVersion and sends no watch event.
- *   <em>This is an approximation of server-side apply:</em> there is no conflict detection ({@code force} is
- *   ignored, two managers never conflict), fields a manager stops applying are <em>not</em> removed, and lists marked
- *   {@code x-kubernetes-list-type: map/set} are replaced rather than merged by key. {@code metadata.managedFields}
- *   only records, per manager, the fields it last applied ({@link ManagedFields}), for clients that read it such as
- *   the Java Operator SDK's SSA matcher.</li>
- *   <li><b>JSON merge patch</b> per RFC 7386 ({@code null} removes a key, arrays are replaced), and <b>strategic merge
- *   patch</b> approximated by {@link Patches#strategicMergePatch} (lists of objects merged on a guessed key such as
- *   {@code name}) instead of the mock's 415; JSON patch as before. No-op patches keep the resourceVersion.</li>
+ *   <li><b>CRUD</b> on the built-in kinds of {@link Discovery} and on the kinds of the stored CustomResourceDefinitions
+ *   (anything else answers 404), with {@code generateName}, uid, creationTimestamp, generation (bumped when anything
+ *   outside metadata and status changes), a global, monotonic resourceVersion, 409 on a stale resourceVersion,
+ *   {@code dryRun}, status subresources (a main-resource write keeps status, a /status write changes only status),
+ *   finalizers and deletionTimestamp, delete preconditions.</li>
+ *   <li><b>Lists</b> with label selectors ({@code =}, {@code ==}, {@code !=}, {@code in}, {@code notin}, exists,
+ *   {@code !exists}; {@link LabelSelector}), field selectors on any field ({@link FieldSelector}), {@code limit} and
+ *   {@code continue}, typed {@code <Kind>List}s.</li>
+ *   <li><b>Watches</b> over HTTP streaming ({@link Watches}): resourceVersion semantics, bookmarks,
+ *   {@code sendInitialEvents}, 410 Expired for a version older than the history, selectors.</li>
+ *   <li><b>Subresources</b>: {@code status}; {@code pods/log} through a {@link PodLogSource}
+ *   ({@link Builder#podLogs}); {@code exec}, {@code attach}, {@code portforward} answer 400 "Upgrade request
+ *   required"; any other subresource answers 404, and a method a path does not serve 405, with a Status.</li>
+ *   <li><b>Garbage collection</b> through ownerReferences, background, foreground and orphan
+ *   ({@link GarbageCollector}).</li>
+ *   <li><b>Custom resources</b> pruned, defaulted and validated against their CRD's schema and CEL rules (transition
+ *   rules included), with kube-apiserver's messages ({@code trainer-schema}'s
+ *   {@link io.kftrainer.schema.CustomResourceValidator}).</li>
+ *   <li><b>Server-side apply</b> ({@code application/apply-patch+yaml}, YAML or JSON, {@code fieldManager} required):
+ *   creates the object when absent, otherwise merges the applied configuration (maps recursively, lists replaced).
+ *   {@code metadata.managedFields} holds one Apply entry per manager ({@link ManagedFields}); a field another manager
+ *   applied with another value is a 409 conflict unless {@code force}, and fields a manager stops applying are removed
+ *   unless another manager applies them ({@link ApplyOwnership}). Lists are owned as a whole (list-type map/set lists
+ *   are not merged by key) and writes other than apply own no fields.</li>
+ *   <li><b>JSON merge patch</b> (RFC 7386), <b>JSON patch</b>, and <b>strategic merge patch</b> with the core
+ *   kinds' merge keys ({@link Patches#strategicMergePatch}; 415 for custom resources, as kube-apiserver). No-op writes
+ *   keep the resourceVersion and send no watch event.</li>
+ *   <li><b>Admission hooks</b> ({@link #addAdmissionHook}) on create and update, before schema validation.</li>
+ *   <li><b>For kubectl</b>: discovery, {@code /version}, a minimal OpenAPI v3 ({@link OpenApi}), {@code meta.k8s.io/v1
+ *   Table}s (lists, objects and watch events), CRDs that report themselves Established, the protobuf bodies of
+ *   {@code kubectl create namespace|configmap|secret|serviceaccount} ({@link KubernetesProtobuf}).</li>
  *   <li><b>Request accounting</b>: {@link #requests()}, {@link #writes()}, {@link #resetRequests()}.</li>
- *   <li><b>For kubectl</b>: discovery ({@code /api}, {@code /api/v1}, {@code /apis}, {@code /apis/G/V} computed from
- *   the stored CRDs, {@code /version}), a minimal OpenAPI v3 index ({@link OpenApi}) so that kubectl validates on the
- *   server side, {@code meta.k8s.io/v1 Table}s for {@code kubectl get} with the CRDs' printer columns, Status bodies on
- *   404, CRDs that report themselves Established, and the protobuf bodies of {@code kubectl create
- *   namespace|configmap|secret|serviceaccount} ({@link KubernetesProtobuf}; other {@code kubectl create KIND}
- *   generators, which also send protobuf, get 415: pipe them through {@code --dry-run=client -o yaml | kubectl
- *   create -f -}).</li>
- *   <li><b>Admission hooks</b> ({@link #addAdmissionHook}) run on POST, PUT and PATCH before storing.</li>
  * </ul>
  *
- * <p>Transport: plain HTTP by default (kubectl, curl and the fabric8 client need no certificates). The mock can serve
- * HTTPS with a self-signed certificate ({@link Builder#https(boolean)}); the kubeconfig then skips verification.
- * There is no authentication or authorization. Requests are served one at a time on a Vert.x event-loop thread.
+ * <p>Concurrency: requests are served concurrently on a thread pool; writes are compare-and-set on the object
+ * read, committed under one short lock ({@link Store}), so each object changes atomically and watchers see changes
+ * in resourceVersion order.
  *
- * <p>Other limits, inherited from the fabric8 mock: one version per kind (no conversion), no garbage collection
- * of dependents, no namespace lifecycle (objects can be created in namespaces that do not exist), no validation
- * against the CRD schema, no defaulting, set-based label selectors ignored, field selectors only on
- * {@code metadata.name}/{@code metadata.namespace}, {@code limit}/{@code continue} ignored, watches only over WebSocket
- * (kubectl watches over HTTP streaming: {@code kubectl get -w} fails and {@code kubectl wait} only sees the state at
- * its start) and replaying every object as ADDED, DELETE answers the object as it was before deletion.
+ * <p>Transport: plain HTTP by default; HTTPS with a self-signed certificate on request ({@link Builder#https}), the
+ * kubeconfig then skips verification. No authentication or authorization. Watches are served over HTTP streaming
+ * only; {@link #config()} tells fabric8 to use it, and other fabric8 clients fall back to it.
+ *
+ * <p>Limits: one version per kind (no conversion), no namespace lifecycle (objects can be created in namespaces that
+ * do not exist), built-in kinds are not validated, CEL without the Kubernetes libraries, lists ignore
+ * {@code resourceVersion}/{@code resourceVersionMatch} (always the latest state), the watch history holds the last
+ * {@link Builder#watchHistory(int)} changes, pod logs ignore {@code sinceSeconds}, {@code timestamps},
+ * {@code previous} and {@code limitBytes}.
  */
 public final class EmbeddedApiServer implements AutoCloseable {
 
   /** The version reported on {@code /version}. */
   public static final String DEFAULT_SERVER_VERSION = "v1.32.0";
 
-  /** The request logger of fabric8's MockWebServer logs every request at INFO through JUL: keep it quiet. */
-  private static final Logger MOCK_WEB_SERVER_LOGGER = Logger.getLogger(MockWebServer.class.getName());
-
   private final String host;
-  private final int port;
+  private final int requestedPort;
   private final boolean https;
   private final String defaultNamespace;
   private final RequestLog requestLog;
-  private final ApiServerDispatcher dispatcher;
+  private final Store store;
+  private final ApiHandler handler;
+  private final GarbageCollector garbageCollector;
   private final List<KubernetesClient> clients = new ArrayList<>();
-  private KubernetesMockServer server;
+  private HttpServer server;
+  private ExecutorService executor;
   private KubernetesClient client;
 
   private EmbeddedApiServer(Builder builder) {
     this.host = builder.host;
-    this.port = builder.port;
+    this.requestedPort = builder.port;
     this.https = builder.https;
     this.defaultNamespace = builder.defaultNamespace;
     this.requestLog = new RequestLog(builder.requestLogCapacity);
-    this.dispatcher = new ApiServerDispatcher(requestLog, builder.serverVersion);
+    this.store = new Store(builder.watchHistory);
+    this.handler = new ApiHandler(requestLog, store, builder.serverVersion, builder.podLogSource,
+        builder.bookmarkIntervalMillis);
+    this.garbageCollector = new GarbageCollector(handler);
+    store.addListener(garbageCollector);
   }
 
   public static Builder builder() {
@@ -112,27 +129,34 @@ public final class EmbeddedApiServer implements AutoCloseable {
   }
 
   private EmbeddedApiServer doStart() {
-    if (!MOCK_WEB_SERVER_LOGGER.isLoggable(Level.FINE)) {
-      MOCK_WEB_SERVER_LOGGER.setLevel(Level.WARNING);
-    }
-    server = new KubernetesMockServer(new Context(Json.MAPPER), new MockWebServer(), new HashMap<>(),
-        dispatcher, https);
+    InetSocketAddress address;
     try {
-      server.start(InetAddress.getByName(host), port);
+      address = new InetSocketAddress(InetAddress.getByName(host), requestedPort);
     } catch (UnknownHostException e) {
       throw new IllegalArgumentException("unknown host " + host, e);
     }
-    // MockWebServer keeps every request in a queue we never read: drain it so a long-lived server does not leak
-    KubernetesMockServer mock = server;
-    dispatcher.setAfterRequest(() -> {
-      try {
-        while (mock.takeRequest(0, TimeUnit.MILLISECONDS) != null) {
-          // discard
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
+    try {
+      if (https) {
+        HttpsServer tls = HttpsServer.create(address, 1024);
+        tls.setHttpsConfigurator(new HttpsConfigurator(SelfSignedCertificate.sslContext(host)));
+        server = tls;
+      } else {
+        server = HttpServer.create(address, 1024);
       }
-    });
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot listen on " + host + ":" + requestedPort, e);
+    }
+    AtomicInteger threads = new AtomicInteger();
+    ThreadFactory factory = r -> {
+      Thread thread = new Thread(r, "apiserver-" + threads.incrementAndGet());
+      thread.setDaemon(true);
+      return thread;
+    };
+    // unbounded: every open watch and followed log holds a thread
+    executor = Executors.newCachedThreadPool(factory);
+    server.setExecutor(executor);
+    server.createContext("/", handler);
+    server.start();
     return this;
   }
 
@@ -146,7 +170,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
   }
 
   public int port() {
-    return server.getPort();
+    return server.getAddress().getPort();
   }
 
   /** A client configuration for this server (default namespace {@code default} unless the builder said otherwise). */
@@ -157,6 +181,8 @@ public final class EmbeddedApiServer implements AutoCloseable {
         .withTrustCerts(true)
         .withDisableHostnameVerification(true)
         .withHttp2Disable(true)
+        // this server streams watches over HTTP (as kube-apiserver does for client-go), it has no WebSocket
+        .withOnlyHttpWatches(true)
         // the embedded server's errors are deterministic: retrying 5xx answers only slows failures down
         .withRequestRetryBackoffLimit(0)
         .build();
@@ -293,23 +319,18 @@ public final class EmbeddedApiServer implements AutoCloseable {
 
   /** Adds a hook called on create and update requests; see {@link AdmissionHook}. */
   public EmbeddedApiServer addAdmissionHook(AdmissionHook hook) {
-    dispatcher.addHook(hook);
+    handler.addHook(hook);
     return this;
   }
 
   public boolean removeAdmissionHook(AdmissionHook hook) {
-    return dispatcher.removeHook(hook);
+    return handler.removeHook(hook);
   }
 
   /** Removes every stored object (CRDs included) and the recorded requests; hooks stay. */
   public void clear() {
-    dispatcher.reset();
+    handler.reset();
     requestLog.clear();
-  }
-
-  /** The underlying fabric8 mock server, for expectations or anything this class does not cover. */
-  public KubernetesMockServer mockServer() {
-    return server;
   }
 
   @Override
@@ -324,7 +345,9 @@ public final class EmbeddedApiServer implements AutoCloseable {
     clients.clear();
     client = null;
     if (server != null) {
-      server.shutdown();
+      server.stop(0);
+      executor.shutdownNow();
+      garbageCollector.close();
       server = null;
     }
   }
@@ -337,6 +360,9 @@ public final class EmbeddedApiServer implements AutoCloseable {
     private String defaultNamespace = "default";
     private String serverVersion = DEFAULT_SERVER_VERSION;
     private int requestLogCapacity = 100_000;
+    private int watchHistory = 100_000;
+    private long bookmarkIntervalMillis = 10_000;
+    private PodLogSource podLogSource;
 
     private Builder() {
     }
@@ -374,6 +400,30 @@ public final class EmbeddedApiServer implements AutoCloseable {
     /** How many requests {@link #requests()} keeps (oldest dropped first); 0 disables recording. */
     public Builder requestLogCapacity(int capacity) {
       this.requestLogCapacity = capacity;
+      return this;
+    }
+
+    /** Where {@code GET pods/NAME/log} reads logs; without a source every log request answers 404. */
+    public Builder podLogs(PodLogSource source) {
+      this.podLogSource = Objects.requireNonNull(source);
+      return this;
+    }
+
+    /**
+     * How many changes the server keeps for watches that resume from a resourceVersion; older versions get
+     * 410 Expired. Default 100,000.
+     */
+    public Builder watchHistory(int changes) {
+      if (changes < 1) {
+        throw new IllegalArgumentException("watch history must hold at least one change");
+      }
+      this.watchHistory = changes;
+      return this;
+    }
+
+    /** How often watches with {@code allowWatchBookmarks=true} get a BOOKMARK; default 10 s. */
+    public Builder bookmarkInterval(java.time.Duration interval) {
+      this.bookmarkIntervalMillis = Math.max(1, interval.toMillis());
       return this;
     }
 

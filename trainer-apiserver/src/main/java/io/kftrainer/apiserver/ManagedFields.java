@@ -36,6 +36,34 @@ final class ManagedFields {
    */
   static void recordApply(ObjectNode object, JsonNode appliedConfig, String manager, String apiVersion,
       boolean statusPath, boolean statusSubresource) {
+    ObjectNode fields = appliedFields(appliedConfig, statusPath, statusSubresource);
+    ObjectNode metadata = object.has("metadata") && object.get("metadata").isObject()
+        ? (ObjectNode) object.get("metadata") : object.putObject("metadata");
+    ArrayNode entries = metadata.path("managedFields").isArray() ? (ArrayNode) metadata.get("managedFields")
+        : NODES.arrayNode();
+    String subresource = statusPath ? "status" : "";
+    for (int i = 0; i < entries.size(); i++) {
+      JsonNode entry = entries.get(i);
+      if (entry.path("manager").asText().equals(manager) && entry.path("operation").asText().equals("Apply")
+          && entry.path("subresource").asText("").equals(subresource)) {
+        if (entry.path("fieldsV1").equals(fields) && entry.path("apiVersion").asText().equals(apiVersion)) {
+          return;
+        }
+        entries.remove(i);
+        break;
+      }
+    }
+    ObjectNode entry = entries.addObject().put("manager", manager).put("operation", "Apply")
+        .put("apiVersion", apiVersion).put("time", ApiHandler.now()).put("fieldsType", "FieldsV1");
+    entry.set("fieldsV1", fields);
+    if (statusPath) {
+      entry.put("subresource", subresource);
+    }
+    metadata.set("managedFields", entries);
+  }
+
+  /** The FieldsV1 set of an applied configuration (server-owned metadata, type meta and ignored status left out). */
+  static ObjectNode appliedFields(JsonNode appliedConfig, boolean statusPath, boolean statusSubresource) {
     ObjectNode config = NODES.objectNode();
     if (statusPath) {
       if (appliedConfig.has("status")) {
@@ -58,30 +86,7 @@ final class ManagedFields {
         config.set(key, e.getValue());
       });
     }
-    ObjectNode fields = fieldsV1(config);
-    ObjectNode metadata = object.has("metadata") && object.get("metadata").isObject()
-        ? (ObjectNode) object.get("metadata") : object.putObject("metadata");
-    ArrayNode entries = metadata.path("managedFields").isArray() ? (ArrayNode) metadata.get("managedFields")
-        : NODES.arrayNode();
-    String subresource = statusPath ? "status" : "";
-    for (int i = 0; i < entries.size(); i++) {
-      JsonNode entry = entries.get(i);
-      if (entry.path("manager").asText().equals(manager) && entry.path("operation").asText().equals("Apply")
-          && entry.path("subresource").asText("").equals(subresource)) {
-        if (entry.path("fieldsV1").equals(fields) && entry.path("apiVersion").asText().equals(apiVersion)) {
-          return;
-        }
-        entries.remove(i);
-        break;
-      }
-    }
-    ObjectNode entry = entries.addObject().put("manager", manager).put("operation", "Apply")
-        .put("apiVersion", apiVersion).put("time", ApiServerDispatcher.now()).put("fieldsType", "FieldsV1");
-    entry.set("fieldsV1", fields);
-    if (statusPath) {
-      entry.put("subresource", subresource);
-    }
-    metadata.set("managedFields", entries);
+    return fieldsV1(config);
   }
 
   /** {@code {"a":{"b":1},"c":[1]}} becomes {@code {"f:a":{"f:b":{}},"f:c":{}}}. */

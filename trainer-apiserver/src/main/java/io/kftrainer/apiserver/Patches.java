@@ -13,7 +13,30 @@ import java.util.Map;
 final class Patches {
 
   /** Keys tried, in order, to match list elements in a strategic merge patch (approximation of patchMergeKey). */
-  private static final List<String> MERGE_KEYS = List.of("name", "mountPath", "containerPort", "devicePath", "type", "ip");
+  /**
+   * The lists of the core kinds that strategic merge patch merges, by field name, with their merge keys
+   * ({@code patchStrategy:"merge"} and {@code patchMergeKey} of the Go types in k8s.io/api). Lists not named here
+   * (tolerations, args, command, envFrom...) are atomic: a patch replaces them.
+   */
+  private static final Map<String, String> MERGE_KEYS = Map.ofEntries(
+      Map.entry("containers", "name"),
+      Map.entry("initContainers", "name"),
+      Map.entry("ephemeralContainers", "name"),
+      Map.entry("env", "name"),
+      Map.entry("volumes", "name"),
+      Map.entry("volumeMounts", "mountPath"),
+      Map.entry("volumeDevices", "devicePath"),
+      Map.entry("imagePullSecrets", "name"),
+      Map.entry("hostAliases", "ip"),
+      Map.entry("topologySpreadConstraints", "topologyKey"),
+      Map.entry("resourceClaims", "name"),
+      Map.entry("schedulingGates", "name"),
+      Map.entry("conditions", "type"),
+      Map.entry("ownerReferences", "uid"),
+      Map.entry("secrets", "name"),
+      Map.entry("ports", "containerPort"));
+  /** Primitive lists merged as sets ({@code patchStrategy:"merge"} on a list of strings). */
+  private static final java.util.Set<String> MERGED_PRIMITIVE_LISTS = java.util.Set.of("finalizers");
   private static final String DIRECTIVE_PATCH = "$patch";
   private static final String DELETE_FROM_PRIMITIVE_LIST = "$deleteFromPrimitiveList/";
 
@@ -41,11 +64,11 @@ final class Patches {
   }
 
   /**
-   * An approximation of a strategic merge patch: like {@link #mergePatch}, but lists of objects are merged element by
-   * element on the first of {@link #MERGE_KEYS} that every patch element carries, and the directives
-   * {@code $patch: delete|replace}, {@code $deleteFromPrimitiveList/x} are honoured; {@code $setElementOrder/x},
-   * {@code $retainKeys} and other directives are dropped. The real algorithm takes merge keys and strategies from the
-   * Go types' struct tags, which this server does not know.
+   * Strategic merge patch for the core kinds: like {@link #mergePatch}, but the lists of {@link #MERGE_KEYS} are
+   * merged element by element on their merge key (containers and env by name, volumeMounts by mountPath, ports by
+   * containerPort or port...), finalizers as a set, and the directives {@code $patch: delete|replace},
+   * {@code $deleteFromPrimitiveList/x} are honoured; {@code $setElementOrder/x}, {@code $retainKeys} and other
+   * directives are dropped. The keys are those of k8s.io/api's struct tags, by field name, whatever the kind.
    */
   static JsonNode strategicMergePatch(JsonNode target, JsonNode patch) {
     if (patch == null || !patch.isObject()) {
@@ -84,7 +107,7 @@ final class Patches {
       if (value.isNull() || (value.isObject() && value.path(DIRECTIVE_PATCH).asText("").equals("delete"))) {
         result.remove(key);
       } else if (value.isArray()) {
-        result.set(key, mergeList(result.get(key), (ArrayNode) value));
+        result.set(key, mergeList(key, result.get(key), (ArrayNode) value));
       } else {
         result.set(key, strategicMergePatch(result.get(key), value));
       }
@@ -92,8 +115,21 @@ final class Patches {
     return result;
   }
 
-  private static JsonNode mergeList(JsonNode current, ArrayNode patch) {
-    String mergeKey = mergeKey(patch);
+  private static JsonNode mergeList(String field, JsonNode current, ArrayNode patch) {
+    if (MERGED_PRIMITIVE_LISTS.contains(field) && current != null && current.isArray()) {
+      ArrayNode union = ((ArrayNode) current).deepCopy();
+      for (JsonNode el : patch) {
+        boolean present = false;
+        for (JsonNode existing : union) {
+          present |= existing.equals(el);
+        }
+        if (!present) {
+          union.add(el);
+        }
+      }
+      return union;
+    }
+    String mergeKey = mergeKey(field, patch);
     if (mergeKey == null || current == null || !current.isArray()) {
       ArrayNode replaced = JsonNodeFactory.instance.arrayNode();
       for (JsonNode el : patch) {
@@ -128,20 +164,20 @@ final class Patches {
     return result;
   }
 
-  private static String mergeKey(ArrayNode patch) {
-    if (patch.isEmpty()) {
+  private static String mergeKey(String field, ArrayNode patch) {
+    String key = MERGE_KEYS.get(field);
+    if (key == null || patch.isEmpty()) {
       return null;
     }
-    for (String key : MERGE_KEYS) {
-      boolean all = true;
-      for (JsonNode el : patch) {
-        all &= el.isObject() && el.hasNonNull(key);
-      }
-      if (all) {
-        return key;
+    if (field.equals("ports") && !patch.get(0).has("containerPort")) {
+      key = "port"; // a Service's ports
+    }
+    for (JsonNode el : patch) {
+      if (!el.isObject() || !el.hasNonNull(key)) {
+        return null;
       }
     }
-    return null;
+    return key;
   }
 
   /** A deep copy of {@code node} without {@code $...} directive keys. */

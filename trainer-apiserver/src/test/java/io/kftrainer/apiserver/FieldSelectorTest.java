@@ -13,9 +13,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class FieldSelectorTest {
 
-  private static final JsonNode EVENT = ApiServerDispatcher.parse("{\"metadata\":{\"name\":\"e\","
+  private static final JsonNode EVENT = Json.MAPPER.valueToTree(Json.KUBERNETES.unmarshal("{\"metadata\":{\"name\":\"e\","
       + "\"namespace\":\"ns\"},\"involvedObject\":{\"kind\":\"TrainJob\",\"name\":\"a,b=c\",\"uid\":\"u1\"},"
-      + "\"count\":3,\"series\":{\"lastObservedTime\":null}}");
+      + "\"count\":3,\"series\":{\"lastObservedTime\":null}}", java.util.Map.class));
 
   static Stream<Arguments> cases() {
     return Stream.of(

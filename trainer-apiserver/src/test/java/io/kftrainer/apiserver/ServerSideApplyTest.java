@@ -107,8 +107,9 @@ class ServerSideApplyTest {
     assertThat(Long.parseLong(updated.getMetadata().getResourceVersion()))
         .isGreaterThan(Long.parseLong(created.getMetadata().getResourceVersion()));
     assertThat(updated.getMetadata().getGeneration()).isEqualTo(2L);
-    assertThat(updated.getMetadata().getLabels()).containsEntry("app", "job").containsEntry("extra", "yes");
-    assertThat(updated.<Object>get("spec", "runtimeRef", "name")).as("maps merge").isEqualTo("torch-distributed");
+    assertThat(updated.getMetadata().getLabels()).as("what the manager no longer applies goes")
+        .doesNotContainKey("app").containsEntry("extra", "yes");
+    assertThat(updated.<Object>get("spec", "runtimeRef")).as("what the manager no longer applies goes").isNull();
     assertThat(updated.<Object>get("spec", "trainer", "args")).as("lists are replaced")
         .isEqualTo(List.of("--epochs", "9"));
     await().atMost(Duration.ofSeconds(10)).until(() -> actions.size() == 2);
@@ -190,7 +191,7 @@ class ServerSideApplyTest {
     configMap.setData(Map.of("b", "2"));
     applied = API.client().configMaps().inNamespace(ns).resource(configMap).fieldManager("test")
         .forceConflicts().serverSideApply();
-    assertThat(applied.getData()).as("fields no longer applied are not removed").containsEntry("a", "1")
+    assertThat(applied.getData()).as("fields no longer applied are removed").doesNotContainKey("a")
         .containsEntry("b", "2");
   }
 
@@ -226,5 +227,35 @@ class ServerSideApplyTest {
     assertThat(withStatus.getMetadata().getManagedFields()).filteredOn(m -> "status".equals(m.getSubresource()))
         .singleElement().satisfies(m -> assertThat(m.getFieldsV1().getAdditionalProperties())
             .isEqualTo(Map.of("f:status", Map.of("f:conditions", Map.of()))));
+  }
+
+  @Test
+  void twoManagersConflictOnAFieldUnlessForcedAndAManagerDropsWhatItStopsApplying() {
+    String ns = "owners";
+    GenericKubernetesResource first = trainJob(ns, "owned", 1);
+    first.getMetadata().setAnnotations(Map.of("first", "x"));
+    trainJobs(API.client()).inNamespace(ns).resource(first).fieldManager("first").serverSideApply();
+
+    GenericKubernetesResource second = trainJob(ns, "owned", 3);
+    second.getMetadata().setLabels(null);
+    var conflict = org.assertj.core.api.Assertions.catchThrowableOfType(
+        io.fabric8.kubernetes.client.KubernetesClientException.class,
+        () -> trainJobs(API.client()).inNamespace(ns).resource(second).fieldManager("second").serverSideApply());
+    assertThat(conflict.getCode()).isEqualTo(409);
+    assertThat(conflict.getStatus().getReason()).isEqualTo("Conflict");
+    assertThat(conflict.getStatus().getMessage()).isEqualTo("Apply failed with 1 conflict: conflict with \"first\": "
+        + ".spec.trainer.numNodes");
+
+    GenericKubernetesResource forced = trainJobs(API.client()).inNamespace(ns).resource(second).fieldManager("second")
+        .forceConflicts().serverSideApply();
+    assertThat(forced.<Object>get("spec", "trainer", "numNodes")).isEqualTo(3);
+
+    GenericKubernetesResource firstAgain = trainJob(ns, "owned", 1);
+    firstAgain.getMetadata().setAnnotations(null);
+    firstAgain.setAdditionalProperty("spec", Map.of("runtimeRef", Map.of("name", "torch-distributed")));
+    GenericKubernetesResource after = trainJobs(API.client()).inNamespace(ns).resource(firstAgain)
+        .fieldManager("first").serverSideApply();
+    assertThat(after.getMetadata().getAnnotations()).as("no longer applied by first").doesNotContainKey("first");
+    assertThat(after.<Object>get("spec", "trainer", "numNodes")).as("owned by second now").isEqualTo(3);
   }
 }

@@ -84,10 +84,10 @@ class TableTest {
     assertThat(columnNames(table)).containsExactly("Name", "Data", "Age");
     assertThat(table.at("/rows/0/cells/1").asInt()).isEqualTo(2);
 
-    JsonNode namespaces = http.get("/api/v1/leases", TABLE).json();
+    JsonNode namespaces = http.get("/apis/coordination.k8s.io/v1/leases", TABLE).json();
     assertThat(columnNames(namespaces)).containsExactly("Name", "Holder", "Age");
 
     JsonNode plain = http.get("/api/v1/namespaces/tables/configmaps").json();
-    assertThat(plain.path("kind").asText()).isEqualTo("List");
+    assertThat(plain.path("kind").asText()).as("typed as kube-apiserver types lists").isEqualTo("ConfigMapList");
   }
 }

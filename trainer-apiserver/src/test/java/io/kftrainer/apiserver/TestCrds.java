@@ -22,6 +22,11 @@ final class TestCrds {
     return TestCrds.class.getResourceAsStream("/crds/trainjobs.yaml");
   }
 
+  /** The project's real TrainJob CRD (manifests/crds): full schema, CEL rules. */
+  static java.nio.file.Path realCrd(String plural) {
+    return java.nio.file.Path.of("../manifests/crds/trainer.kubeflow.org_" + plural + ".yaml");
+  }
+
   static InputStream clusterTrainingRuntimeCrd() {
     return TestCrds.class.getResourceAsStream("/crds/clustertrainingruntimes.yaml");
   }

@@ -87,6 +87,11 @@ record RenderInputs(List<TrainJob> trainJobs, List<RuntimeSource> runtimes, List
       }
       setNamespace(object);
       String subject = RenderInputs.subject(object);
+      List<String> schemaErrors = CrdSchemas.errors(object);
+      if (!schemaErrors.isEmpty()) {
+        schemaErrors.forEach(error -> errors.add(subject + ": " + error));
+        return;
+      }
       String previous = locations.putIfAbsent(subject, manifest.location());
       if (previous != null) {
         errors.add(subject + ": defined more than once (" + previous + "; " + manifest.location() + ")");

@@ -174,6 +174,16 @@ class RenderCommandTest {
             dir + "duplicates.yaml", List.of(
                 "TrainJob default/twice: defined more than once (" + dir + "duplicates.yaml, document 1; " + dir
                     + "duplicates.yaml, document 2)")),
+        Arguments.of("what the CRDs' schemas and CEL rules reject is rejected, with kube-apiserver's messages",
+            dir + "schema.yaml", List.of(
+                "TrainJob default/1jobname: <nil>: Invalid value: \"object\": metadata.name must match RFC 1035 DNS "
+                    + "label format",
+                "TrainJob default/negative: spec.trainer.numNodes: Invalid value: -1: spec.trainer.numNodes in body "
+                    + "should be greater than or equal to " + numNodesMinimum(),
+                "TrainJob default/bad-uri: spec.initializer.dataset.storageUri: Invalid value: \"string\": "
+                    + "storageUri may be empty, or it must be a valid URI (scheme://...)",
+                "TrainingRuntime default/two-policies: spec.mlPolicy: Invalid value: \"object\": Only one of the "
+                    + "policy can be configured")),
         Arguments.of("a file that does not exist is an error of its path",
             dir + "no-such-file.yaml", List.of(dir + "no-such-file.yaml: no such file or directory")));
   }
@@ -186,6 +196,19 @@ class RenderCommandTest {
     assertThat(run.exitCode()).isEqualTo(1);
     assertThat(run.out()).isEmpty();
     assertThat(run.err().lines()).containsExactlyElementsOf(errors);
+  }
+
+  /** The TrainJob CRD's minimum of numNodes (the message follows the API's markers). */
+  private static long numNodesMinimum() {
+    try (var in = RenderCommandTest.class.getClassLoader()
+        .getResourceAsStream("META-INF/fabric8/trainjobs.trainer.kubeflow.org-v1.yml")) {
+      var crd = io.fabric8.kubernetes.client.utils.Serialization.unmarshal(in,
+          io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition.class);
+      return crd.getSpec().getVersions().get(0).getSchema().getOpenAPIV3Schema().getProperties().get("spec")
+          .getProperties().get("trainer").getProperties().get("numNodes").getMinimum().longValue();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   static Stream<Arguments> usageErrors() {

@@ -1,0 +1,59 @@
+package io.kftrainer.apiserver;
+
+import org.bouncycastle.asn1.x500.X500Name;
+import org.bouncycastle.asn1.x509.Extension;
+import org.bouncycastle.asn1.x509.GeneralName;
+import org.bouncycastle.asn1.x509.GeneralNames;
+import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
+import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
+import org.bouncycastle.operator.OperatorCreationException;
+import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
+
+import java.math.BigInteger;
+import java.security.GeneralSecurityException;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.KeyStore;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Date;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+
+/** A throw-away TLS identity for {@link EmbeddedApiServer.Builder#https}: an EC key and a self-signed certificate. */
+final class SelfSignedCertificate {
+
+  private SelfSignedCertificate() {
+  }
+
+  static SSLContext sslContext(String host) {
+    try {
+      KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
+      generator.initialize(256);
+      KeyPair keys = generator.generateKeyPair();
+      X500Name subject = new X500Name("CN=embedded-apiserver");
+      Instant now = Instant.now();
+      GeneralNames names = new GeneralNames(new GeneralName[] {
+          new GeneralName(GeneralName.dNSName, "localhost"),
+          new GeneralName(host.matches("[0-9.]+|.*:.*") ? GeneralName.iPAddress : GeneralName.dNSName, host)});
+      X509Certificate certificate = new JcaX509CertificateConverter().getCertificate(
+          new JcaX509v3CertificateBuilder(subject, BigInteger.valueOf(now.toEpochMilli()),
+              Date.from(now.minus(Duration.ofMinutes(5))), Date.from(now.plus(Duration.ofDays(365))), subject,
+              keys.getPublic())
+              .addExtension(Extension.subjectAlternativeName, false, names)
+              .build(new JcaContentSignerBuilder("SHA256withECDSA").build(keys.getPrivate())));
+      KeyStore store = KeyStore.getInstance("PKCS12");
+      store.load(null, null);
+      char[] password = new char[0];
+      store.setKeyEntry("server", keys.getPrivate(), password, new X509Certificate[] {certificate});
+      KeyManagerFactory keyManagers = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+      keyManagers.init(store, password);
+      SSLContext context = SSLContext.getInstance("TLS");
+      context.init(keyManagers.getKeyManagers(), null, null);
+      return context;
+    } catch (GeneralSecurityException | OperatorCreationException | java.io.IOException e) {
+      throw new IllegalStateException("cannot create a self-signed certificate", e);
+    }
+  }
+}

@@ -1,0 +1,232 @@
+package io.kftrainer.apiserver;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * The objects of the embedded server, in memory, with one global, monotonic resourceVersion and an event history
+ * for watches.
+ *
+ * <p>Concurrency: reads never lock. Every write is a compare-and-set against the {@link Stored} the writer read
+ * ({@link #put}, {@link #remove}): callers prepare the new object outside any lock (decoding, patching, admission)
+ * and retry on a conflict. Only the commit itself (resourceVersion, map update, history, watcher queues) runs under
+ * one short lock, so resourceVersions and the events of every watch are in commit order.
+ */
+final class Store {
+
+  /** A kind of resource: API group and plural (one version per kind is stored). */
+  record Kind(String group, String plural) {
+  }
+
+  /** A stored object. {@code object} is never mutated once stored; {@code json} is its serialized form. */
+  record Stored(Kind kind, ObjectNode object, String json, long resourceVersion) {
+    String namespace() {
+      return object.path("metadata").path("namespace").asText("");
+    }
+
+    String name() {
+      return object.path("metadata").path("name").asText("");
+    }
+
+    String uid() {
+      return object.path("metadata").path("uid").asText("");
+    }
+  }
+
+  /** A committed change: ADDED, MODIFIED or DELETED; {@code previous} is the object before it (null for ADDED). */
+  record Event(String type, Stored object, Stored previous) {
+  }
+
+  /** The requested resourceVersion is older than the history kept for watches. */
+  static final class ExpiredException extends Exception {
+    ExpiredException(String message) {
+      super(message);
+    }
+  }
+
+  /** An open watch on one kind; the reader filters by namespace, name and selectors. */
+  final class Watch implements AutoCloseable {
+    final Kind kind;
+    private final BlockingQueue<Event> queue = new LinkedBlockingQueue<>();
+
+    private Watch(Kind kind) {
+      this.kind = kind;
+    }
+
+    Event poll(long timeout, TimeUnit unit) throws InterruptedException {
+      return queue.poll(timeout, unit);
+    }
+
+    @Override
+    public void close() {
+      watches.remove(this);
+    }
+  }
+
+  private final Map<Kind, ConcurrentSkipListMap<String, Stored>> objects = new ConcurrentHashMap<>();
+  private final List<Watch> watches = new CopyOnWriteArrayList<>();
+  private final List<Consumer<Event>> listeners = new CopyOnWriteArrayList<>();
+  private final Deque<Event> history = new ArrayDeque<>();
+  private final int historyCapacity;
+  private final Object commitLock = new Object();
+  private volatile long resourceVersion;
+  /** The resourceVersion before the oldest event of the history (0 while nothing has been dropped). */
+  private long historyStart;
+
+  Store(int historyCapacity) {
+    this.historyCapacity = historyCapacity;
+  }
+
+  private static String key(String namespace, String name) {
+    return (namespace == null ? "" : namespace) + "/" + name;
+  }
+
+  private ConcurrentSkipListMap<String, Stored> of(Kind kind) {
+    return objects.computeIfAbsent(kind, k -> new ConcurrentSkipListMap<>());
+  }
+
+  long resourceVersion() {
+    return resourceVersion;
+  }
+
+  Stored get(Kind kind, String namespace, String name) {
+    return of(kind).get(key(namespace, name));
+  }
+
+  /** The objects of {@code kind} in {@code namespace} (every namespace when null), ordered by namespace and name. */
+  Collection<Stored> list(Kind kind, String namespace) {
+    ConcurrentSkipListMap<String, Stored> all = of(kind);
+    if (namespace == null) {
+      return all.values();
+    }
+    return all.subMap(namespace + "/", namespace + "0").values(); // '0' follows '/'
+  }
+
+  /** Every stored object of every kind. */
+  List<Stored> all() {
+    List<Stored> result = new ArrayList<>();
+    objects.values().forEach(m -> result.addAll(m.values()));
+    return result;
+  }
+
+  /** Called after each commit, outside the lock, in no guaranteed order across threads. */
+  void addListener(Consumer<Event> listener) {
+    listeners.add(listener);
+  }
+
+  /**
+   * Stores {@code object} (its resourceVersion is set here) if the current object is still {@code expected}
+   * (null: absent). Returns the stored object, or null when someone else wrote first.
+   */
+  Stored put(Kind kind, Stored expected, ObjectNode object) {
+    JsonNode metadata = object.path("metadata");
+    String key = key(metadata.path("namespace").asText(""), metadata.path("name").asText());
+    Event event;
+    synchronized (commitLock) {
+      ConcurrentSkipListMap<String, Stored> map = of(kind);
+      Stored current = map.get(key);
+      if (current != expected) {
+        return null;
+      }
+      long version = resourceVersion + 1;
+      ((ObjectNode) metadata).put("resourceVersion", Long.toString(version));
+      Stored stored = new Stored(kind, object, object.toString(), version);
+      map.put(key, stored);
+      resourceVersion = version;
+      event = new Event(expected == null ? "ADDED" : "MODIFIED", stored, expected);
+      publish(event);
+    }
+    notifyListeners(event);
+    return event.object();
+  }
+
+  /** Removes {@code expected} if it is still current; returns false when someone else wrote first. */
+  boolean remove(Stored expected) {
+    String key = key(expected.namespace(), expected.name());
+    Event event;
+    synchronized (commitLock) {
+      ConcurrentSkipListMap<String, Stored> map = of(expected.kind());
+      if (map.get(key) != expected) {
+        return false;
+      }
+      map.remove(key);
+      long version = resourceVersion + 1;
+      ObjectNode object = expected.object().deepCopy();
+      ((ObjectNode) object.path("metadata")).put("resourceVersion", Long.toString(version));
+      resourceVersion = version;
+      event = new Event("DELETED", new Stored(expected.kind(), object, object.toString(), version), expected);
+      publish(event);
+    }
+    notifyListeners(event);
+    return true;
+  }
+
+  private void publish(Event event) {
+    history.addLast(event);
+    if (history.size() > historyCapacity) {
+      historyStart = history.removeFirst().object().resourceVersion();
+    }
+    for (Watch watch : watches) {
+      if (watch.kind.equals(event.object().kind())) {
+        watch.queue.add(event);
+      }
+    }
+  }
+
+  private void notifyListeners(Event event) {
+    for (Consumer<Event> listener : listeners) {
+      listener.accept(event);
+    }
+  }
+
+  /**
+   * Opens a watch on {@code kind}. With {@code fromVersion} null, the watch starts with an ADDED event per current
+   * object; otherwise with the events committed after {@code fromVersion}.
+   *
+   * @throws ExpiredException when {@code fromVersion} is older than the history kept
+   */
+  Watch watch(Kind kind, Long fromVersion) throws ExpiredException {
+    Watch watch = new Watch(kind);
+    synchronized (commitLock) {
+      if (fromVersion == null) {
+        for (Stored stored : of(kind).values()) {
+          watch.queue.add(new Event("ADDED", stored, null));
+        }
+      } else {
+        if (fromVersion < historyStart) {
+          throw new ExpiredException("too old resource version: " + fromVersion + " (" + (historyStart + 1) + ")");
+        }
+        for (Event event : history) {
+          if (event.object().resourceVersion() > fromVersion && event.object().kind().equals(kind)) {
+            watch.queue.add(event);
+          }
+        }
+      }
+      watches.add(watch);
+    }
+    return watch;
+  }
+
+  /** Removes every object; open watches stay open and see nothing of it (as after an etcd restore). */
+  void clear() {
+    synchronized (commitLock) {
+      objects.clear();
+      history.clear();
+      historyStart = resourceVersion;
+    }
+  }
+}

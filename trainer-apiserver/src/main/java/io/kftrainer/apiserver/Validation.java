@@ -1,0 +1,56 @@
+package io.kftrainer.apiserver;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kftrainer.schema.CustomResourceValidator;
+import io.kftrainer.schema.FieldError;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * The stored CRDs' schemas applied to custom resources on create and update, as kube-apiserver does: pruning,
+ * defaulting, structural and CEL validation ({@link CustomResourceValidator}). Rebuilt when a CRD changes.
+ */
+final class Validation {
+
+  private final Supplier<List<JsonNode>> crds;
+  private final java.util.concurrent.atomic.AtomicLong crdChanges = new java.util.concurrent.atomic.AtomicLong();
+  private volatile Cached cached;
+
+  private record Cached(long changes, CustomResourceValidator validator) {
+  }
+
+  Validation(Supplier<List<JsonNode>> crds) {
+    this.crds = crds;
+  }
+
+  void invalidate() {
+    crdChanges.incrementAndGet();
+  }
+
+  private CustomResourceValidator validator() {
+    long changes = crdChanges.get();
+    Cached current = cached;
+    if (current == null || current.changes() != changes) {
+      current = new Cached(changes, CustomResourceValidator.ofJson(crds.get()));
+      cached = current;
+    }
+    return current.validator();
+  }
+
+  /** Prunes unknown fields and applies defaults in place (custom resources only). */
+  void prepare(ApiHandler.Target target, ObjectNode object) {
+    validator().prepare(object);
+  }
+
+  /** The field errors of {@code object} in kube-apiserver's words; empty when valid. */
+  List<String> validate(ApiHandler.Target target, ObjectNode object, JsonNode oldObject) {
+    List<String> errors = new ArrayList<>();
+    for (FieldError error : validator().validate(object, oldObject)) {
+      errors.add(error.toString());
+    }
+    return errors;
+  }
+}

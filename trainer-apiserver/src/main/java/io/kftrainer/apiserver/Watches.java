@@ -1,0 +1,178 @@
+package io.kftrainer.apiserver;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Watches over HTTP streaming, as kube-apiserver serves them to client-go (kubectl) and to fabric8 (which this
+ * server asks for HTTP watches, see {@link EmbeddedApiServer#config()}): a chunked {@code 200} response with one
+ * JSON {@code {"type": ..., "object": ...}} per line.
+ *
+ * <ul>
+ *   <li>{@code resourceVersion} unset or {@code 0}: an ADDED event per current object, then changes;
+ *   {@code resourceVersion=N}: the changes after N, or a single ERROR event with a 410 {@code Expired} Status when N
+ *   is older than the server's history.</li>
+ *   <li>{@code sendInitialEvents=true}: the current objects, then a BOOKMARK annotated
+ *   {@code k8s.io/initial-events-end}.</li>
+ *   <li>{@code allowWatchBookmarks=true}: a BOOKMARK with the current resourceVersion at a fixed interval.</li>
+ *   <li>Label and field selectors: an object that starts matching is ADDED, one that stops matching DELETED.</li>
+ *   <li>{@code timeoutSeconds} (default 30 minutes) ends the stream.</li>
+ *   <li>WebSocket upgrade requests get 503, which fabric8 takes as "use HTTP watches".</li>
+ * </ul>
+ */
+final class Watches {
+
+  private static final long DEFAULT_TIMEOUT_SECONDS = 1800;
+
+  private final Store store;
+  private final ApiHandler api;
+  private final long bookmarkIntervalMillis;
+
+  Watches(Store store, ApiHandler api, long bookmarkIntervalMillis) {
+    this.store = store;
+    this.api = api;
+    this.bookmarkIntervalMillis = bookmarkIntervalMillis;
+  }
+
+  void serve(HttpExchange exchange, ApiHandler.Target target, boolean table) throws IOException {
+    if ("websocket".equalsIgnoreCase(exchange.getRequestHeaders().getFirst("Upgrade"))) {
+      reject(exchange, Response.status(503, "ServiceUnavailable",
+          "this server serves watches over HTTP streaming, not WebSocket"));
+      return;
+    }
+    ResourcePath rp = target.rp();
+    ApiHandler.Selection selection = ApiHandler.selection(rp);
+    String version = rp.query().getOrDefault("resourceVersion", "");
+    boolean initialEvents = "true".equals(rp.query().get("sendInitialEvents"));
+    boolean bookmarks = "true".equals(rp.query().get("allowWatchBookmarks"));
+    long timeoutSeconds;
+    Long from;
+    try {
+      timeoutSeconds = Long.parseLong(rp.query().getOrDefault("timeoutSeconds", "0"));
+      from = initialEvents || version.isEmpty() || version.equals("0") ? null : Long.valueOf(version);
+    } catch (NumberFormatException e) {
+      reject(exchange, Response.status(400, "BadRequest", "invalid resource version or timeout: " + e.getMessage()));
+      return;
+    }
+    long deadline = System.nanoTime()
+        + TimeUnit.SECONDS.toNanos(timeoutSeconds > 0 ? timeoutSeconds : DEFAULT_TIMEOUT_SECONDS);
+    exchange.getResponseHeaders().set("Content-Type", Response.JSON);
+    exchange.sendResponseHeaders(200, 0);
+    OutputStream out = exchange.getResponseBody();
+    Store.Watch watch;
+    try {
+      watch = store.watch(target.kind(), from);
+    } catch (Store.ExpiredException e) {
+      ObjectNode event = JsonNodeFactory.instance.objectNode().put("type", "ERROR");
+      event.set("object", Json.MAPPER.valueToTree(Response.failure(410, "Expired", e.getMessage(), null)));
+      write(out, event);
+      out.close();
+      return;
+    }
+    try (watch) {
+      if (initialEvents) {
+        drainInitial(watch, selection, rp, table, out);
+        write(out, bookmark(target, store.resourceVersion(), true));
+      }
+      long nextBookmark = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(bookmarkIntervalMillis);
+      while (true) {
+        long now = System.nanoTime();
+        if (now >= deadline) {
+          break;
+        }
+        long wait = Math.min(deadline, bookmarks ? nextBookmark : deadline) - now;
+        Store.Event event = watch.poll(Math.max(1, wait), TimeUnit.NANOSECONDS);
+        if (event != null) {
+          ObjectNode line = toLine(event, selection, rp, table);
+          if (line != null) {
+            write(out, line);
+          }
+        } else if (bookmarks && System.nanoTime() >= nextBookmark) {
+          write(out, bookmark(target, store.resourceVersion(), false));
+          nextBookmark = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(bookmarkIntervalMillis);
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      out.close();
+    }
+  }
+
+  /** Writes the ADDED events of the objects present when the watch opened. */
+  private void drainInitial(Store.Watch watch, ApiHandler.Selection selection, ResourcePath rp, boolean table,
+      OutputStream out) throws IOException, InterruptedException {
+    Store.Event event;
+    while ((event = watch.poll(0, TimeUnit.NANOSECONDS)) != null) {
+      ObjectNode line = toLine(event, selection, rp, table);
+      if (line != null) {
+        write(out, line);
+      }
+    }
+  }
+
+  private ObjectNode toLine(Store.Event event, ApiHandler.Selection selection, ResourcePath rp, boolean table) {
+    boolean now = !event.type().equals("DELETED") && selection.matches(event.object());
+    boolean before = event.previous() != null && selection.matches(event.previous());
+    String type;
+    Store.Stored object = event.object();
+    switch (event.type()) {
+      case "ADDED":
+        type = now ? "ADDED" : null;
+        break;
+      case "MODIFIED":
+        type = now && before ? "MODIFIED" : now ? "ADDED" : before ? "DELETED" : null;
+        break;
+      default:
+        type = before ? "DELETED" : null;
+    }
+    if (type == null) {
+      return null;
+    }
+    ObjectNode line = JsonNodeFactory.instance.objectNode().put("type", type);
+    JsonNode body = object.object();
+    if (type.equals("DELETED") && event.type().equals("MODIFIED")) {
+      // left the selection: the previous content, at the event's resourceVersion, as kube-apiserver's watch cache does
+      ObjectNode previous = event.previous().object().deepCopy();
+      ApiHandler.metadata(previous).put("resourceVersion", Long.toString(object.resourceVersion()));
+      body = previous;
+    }
+    if (table) {
+      body = TableConverter.toTable(rp, body, api.storedCustomResourceDefinitions(), Instant.now());
+    }
+    line.set("object", body);
+    return line;
+  }
+
+  private static ObjectNode bookmark(ApiHandler.Target target, long version, boolean initialEventsEnd) {
+    ObjectNode line = JsonNodeFactory.instance.objectNode().put("type", "BOOKMARK");
+    ObjectNode object = line.putObject("object").put("kind", target.kindName())
+        .put("apiVersion", target.rp().apiVersion());
+    ObjectNode metadata = object.putObject("metadata").put("resourceVersion", Long.toString(version));
+    if (initialEventsEnd) {
+      metadata.putObject("annotations").put("k8s.io/initial-events-end", "true");
+    }
+    return line;
+  }
+
+  private static void write(OutputStream out, JsonNode line) throws IOException {
+    out.write((line.toString() + "\n").getBytes(StandardCharsets.UTF_8));
+    out.flush();
+  }
+
+  private static void reject(HttpExchange exchange, Response response) throws IOException {
+    exchange.getResponseHeaders().set("Content-Type", response.contentType());
+    exchange.sendResponseHeaders(response.code(), response.body().length);
+    try (OutputStream out = exchange.getResponseBody()) {
+      out.write(response.body());
+    }
+  }
+}

@@ -1,0 +1,97 @@
+package io.kftrainer.apiserver;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.DeletionPropagation;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** Garbage collection through ownerReferences with each propagation policy. */
+class GarbageCollectorTest {
+
+  @RegisterExtension
+  static final EmbeddedApiServerExtension API = new EmbeddedApiServerExtension();
+
+  private static KubernetesClient client() {
+    return API.client();
+  }
+
+  private static ConfigMap owner(String ns) {
+    return client().configMaps().inNamespace(ns).resource(new ConfigMapBuilder().withNewMetadata().withName("owner")
+        .endMetadata().build()).create();
+  }
+
+  private static OwnerReference ref(ConfigMap owner) {
+    return new OwnerReferenceBuilder().withApiVersion("v1").withKind("ConfigMap").withName("owner")
+        .withUid(owner.getMetadata().getUid()).withController(true).withBlockOwnerDeletion(true).build();
+  }
+
+  private static Secret dependent(String ns, String name, OwnerReference... refs) {
+    return client().secrets().inNamespace(ns).resource(new SecretBuilder().withNewMetadata().withName(name)
+        .withOwnerReferences(refs).endMetadata().build()).create();
+  }
+
+  private static Secret secret(String ns, String name) {
+    return client().secrets().inNamespace(ns).withName(name).get();
+  }
+
+  @Test
+  void backgroundDeletesDependentsAfterTheOwner() {
+    ConfigMap owner = owner("bg");
+    dependent("bg", "child", ref(owner));
+    ConfigMap other = client().configMaps().inNamespace("bg").resource(new ConfigMapBuilder().withNewMetadata()
+        .withName("other").endMetadata().build()).create();
+    OwnerReference otherRef = new OwnerReferenceBuilder(ref(other)).withName("other").withController(false).build();
+    dependent("bg", "shared", ref(owner), otherRef);
+    client().configMaps().inNamespace("bg").withName("owner").withPropagationPolicy(DeletionPropagation.BACKGROUND)
+        .delete();
+    await().atMost(Duration.ofSeconds(10)).until(() -> secret("bg", "child") == null);
+    await().atMost(Duration.ofSeconds(10)).until(() -> secret("bg", "shared").getMetadata().getOwnerReferences()
+        .size() == 1);
+    assertThat(secret("bg", "shared").getMetadata().getOwnerReferences()).extracting(OwnerReference::getName)
+        .containsExactly("other");
+  }
+
+  @Test
+  void foregroundKeepsTheOwnerUntilItsDependentsAreGone() {
+    ConfigMap owner = owner("fg");
+    Secret child = dependent("fg", "child", ref(owner));
+    client().secrets().inNamespace("fg").withName("child").edit(s -> new SecretBuilder(s).editMetadata()
+        .addToFinalizers("example.com/hold").endMetadata().build());
+    client().configMaps().inNamespace("fg").withName("owner").withPropagationPolicy(DeletionPropagation.FOREGROUND)
+        .delete();
+    ConfigMap deleting = client().configMaps().inNamespace("fg").withName("owner").get();
+    assertThat(deleting.getMetadata().getDeletionTimestamp()).isNotNull();
+    assertThat(deleting.getMetadata().getFinalizers()).contains("foregroundDeletion");
+    await().atMost(Duration.ofSeconds(10)).until(() -> secret("fg", "child").getMetadata().getDeletionTimestamp()
+        != null);
+    assertThat(client().configMaps().inNamespace("fg").withName("owner").get()).as("waits for the child").isNotNull();
+
+    client().secrets().inNamespace("fg").withName("child").edit(s -> new SecretBuilder(s).editMetadata()
+        .withFinalizers().endMetadata().build());
+    await().atMost(Duration.ofSeconds(10))
+        .until(() -> client().configMaps().inNamespace("fg").withName("owner").get() == null);
+    assertThat(child.getMetadata().getUid()).isNotNull();
+  }
+
+  @Test
+  void orphanKeepsDependentsWithoutTheReference() {
+    ConfigMap owner = owner("or");
+    dependent("or", "child", ref(owner));
+    client().configMaps().inNamespace("or").withName("owner").withPropagationPolicy(DeletionPropagation.ORPHAN)
+        .delete();
+    await().atMost(Duration.ofSeconds(10))
+        .until(() -> client().configMaps().inNamespace("or").withName("owner").get() == null);
+    assertThat(secret("or", "child").getMetadata().getOwnerReferences()).isEmpty();
+  }
+}

@@ -1,0 +1,82 @@
+package io.kftrainer.apiserver;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Custom resources are pruned, defaulted and validated against the real CRDs' schemas and CEL rules. */
+class SchemaValidationTest {
+
+  @RegisterExtension
+  static final EmbeddedApiServerExtension API = new EmbeddedApiServerExtension();
+
+  private static final String TRAINJOBS = "/apis/trainer.kubeflow.org/v1alpha1/namespaces/default/trainjobs";
+
+  /** The CRD's minimum of numNodes, read from the CRD: the test follows the API's markers. */
+  private static String minimumNumNodes;
+
+  @BeforeAll
+  static void crds() {
+    var crd = API.server().installCrds(TestCrds.realCrd("trainjobs")).get(0);
+    double minimum = crd.getSpec().getVersions().get(0).getSchema().getOpenAPIV3Schema().getProperties().get("spec")
+        .getProperties().get("trainer").getProperties().get("numNodes").getMinimum();
+    minimumNumNodes = Long.toString((long) minimum);
+  }
+
+  private static String trainJob(String name, String trainer) {
+    return "{\"apiVersion\":\"trainer.kubeflow.org/v1alpha1\",\"kind\":\"TrainJob\",\"metadata\":{\"name\":\"" + name
+        + "\"},\"spec\":{\"runtimeRef\":{\"name\":\"torch-distributed\"},\"trainer\":" + trainer + "}}";
+  }
+
+  @Test
+  void aNegativeNumNodesIsRejectedWithKubeApiserversMessage() {
+    Http.Response response = new Http(API.server()).post(TRAINJOBS, "application/json",
+        trainJob("negative", "{\"numNodes\":-1}"));
+    assertThat(response.code()).isEqualTo(422);
+    JsonNode status = response.json();
+    assertThat(status.path("reason").asText()).isEqualTo("Invalid");
+    assertThat(status.path("message").asText()).isEqualTo("TrainJob.trainer.kubeflow.org \"negative\" is invalid: "
+        + "spec.trainer.numNodes: Invalid value: -1: spec.trainer.numNodes in body should be greater than or equal "
+        + "to " + minimumNumNodes);
+    assertThat(status.at("/details/causes/0/field").asText()).isEqualTo("spec.trainer.numNodes");
+  }
+
+  @Test
+  void aNameThatIsNotADns1035LabelFailsTheCrdsCelRule() {
+    Http.Response response = new Http(API.server()).post(TRAINJOBS, "application/json",
+        trainJob("1jobname", "{\"numNodes\":1}"));
+    assertThat(response.code()).isEqualTo(422);
+    assertThat(response.json().path("message").asText()).startsWith("TrainJob.trainer.kubeflow.org \"1jobname\" is "
+        + "invalid: <nil>: Invalid value: \"object\": ");
+  }
+
+  @Test
+  void unknownFieldsArePrunedAndTransitionRulesHold() {
+    Http http = new Http(API.server());
+    Http.Response created = http.post(TRAINJOBS, "application/json",
+        trainJob("pruned", "{\"numNodes\":2,\"unknownField\":true}"));
+    assertThat(created.code()).as(created.body()).isEqualTo(201);
+    assertThat(created.json().at("/spec/trainer").has("unknownField")).isFalse();
+    Http.Response changed = http.patch(TRAINJOBS + "/pruned", "application/merge-patch+json",
+        "{\"spec\":{\"runtimeRef\":{\"name\":\"other\"}}}");
+    assertThat(changed.code()).as(changed.body()).isEqualTo(422);
+    assertThat(changed.json().path("message").asText()).contains("spec.runtimeRef");
+  }
+
+  @Test
+  void kubectlShowsTheSchemaErrors(@TempDir Path dir) {
+    Kubectl kubectl = new Kubectl(API.server(), dir);
+    Kubectl.Result result = kubectl.runWithInput("apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\n"
+        + "metadata: {name: k}\nspec:\n  runtimeRef: {name: torch-distributed}\n  trainer: {numNodes: -1}\n",
+        "create", "-f", "-");
+    assertThat(result.exit()).isNotZero();
+    assertThat(result.output()).contains("The TrainJob \"k\" is invalid: spec.trainer.numNodes: Invalid value: -1: "
+        + "spec.trainer.numNodes in body should be greater than or equal to " + minimumNumNodes);
+  }
+}

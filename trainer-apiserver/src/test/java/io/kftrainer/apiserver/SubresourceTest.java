@@ -1,0 +1,168 @@
+package io.kftrainer.apiserver;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PipedInputStream;
+import java.io.PipedOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/** Subresources: pod logs through a {@link PodLogSource}; everything unimplemented answers with a Status. */
+class SubresourceTest {
+
+  /** A fake log source: fixed logs per container, and pipes for followed logs. */
+  private static final class TestingLogSource implements PodLogSource {
+    final Map<String, String> logs = new ConcurrentHashMap<>();
+    final Map<String, PipedInputStream> followed = new ConcurrentHashMap<>();
+    final List<String> calls = new CopyOnWriteArrayList<>();
+
+    @Override
+    public Optional<InputStream> open(String namespace, String pod, String container, boolean follow,
+        Integer tailLines) throws IOException {
+      String key = namespace + "/" + pod + "/" + container;
+      calls.add(key + " follow=" + follow + " tail=" + tailLines);
+      if (follow && followed.containsKey(key)) {
+        return Optional.of(followed.get(key));
+      }
+      String log = logs.get(key);
+      return log == null ? Optional.empty()
+          : Optional.of(new ByteArrayInputStream(log.getBytes(StandardCharsets.UTF_8)));
+    }
+  }
+
+  private final TestingLogSource source = new TestingLogSource();
+  private EmbeddedApiServer server;
+  private Http http;
+
+  @BeforeEach
+  void start() {
+    server = EmbeddedApiServer.builder().podLogs(source).start();
+    http = new Http(server);
+    server.client().pods().inNamespace("default").resource(new PodBuilder().withNewMetadata().withName("one")
+        .endMetadata().withNewSpec().addNewContainer().withName("trainer").withImage("i").endContainer().endSpec()
+        .build()).create();
+    server.client().pods().inNamespace("default").resource(new PodBuilder().withNewMetadata().withName("two")
+        .endMetadata().withNewSpec().addNewInitContainer().withName("init").withImage("i").endInitContainer()
+        .addNewContainer().withName("a").withImage("i").endContainer()
+        .addNewContainer().withName("b").withImage("i").endContainer().endSpec().build()).create();
+    server.client().secrets().inNamespace("default").resource(new SecretBuilder().withNewMetadata()
+        .withName("webhook-cert").endMetadata().addToStringData("tls.key", "PRIVATE KEY").build()).create();
+  }
+
+  @AfterEach
+  void stop() {
+    server.close();
+  }
+
+  @Test
+  void logsOfTheSingleContainerWithTailLines() {
+    source.logs.put("default/one/trainer", "epoch 1\nepoch 2\nepoch 3\n");
+    Http.Response all = http.get("/api/v1/namespaces/default/pods/one/log");
+    assertThat(all.code()).isEqualTo(200);
+    assertThat(all.body()).isEqualTo("epoch 1\nepoch 2\nepoch 3\n");
+    assertThat(http.get("/api/v1/namespaces/default/pods/one/log?tailLines=2").body()).isEqualTo("epoch 2\nepoch 3\n");
+    assertThat(source.calls).contains("default/one/trainer follow=false tail=2");
+    assertThat(server.client().pods().inNamespace("default").withName("one").getLog()).contains("epoch 3");
+  }
+
+  @Test
+  void aPodWithSeveralContainersNeedsAContainerName() {
+    source.logs.put("default/two/b", "from b\n");
+    Http.Response unnamed = http.get("/api/v1/namespaces/default/pods/two/log");
+    assertStatus(unnamed, 400, "BadRequest", "a container name must be specified for pod two, choose one of: [a b] "
+        + "or one of the init containers: [init]");
+    assertThat(http.get("/api/v1/namespaces/default/pods/two/log?container=b").body()).isEqualTo("from b\n");
+    assertStatus(http.get("/api/v1/namespaces/default/pods/two/log?container=zz"), 400, "BadRequest",
+        "container zz is not valid for pod two");
+  }
+
+  @Test
+  void noLogIsNotFoundAndAMissingPodToo() {
+    assertStatus(http.get("/api/v1/namespaces/default/pods/one/log"), 404, "NotFound",
+        "the server could not find the requested resource ( pods/log one)");
+    assertStatus(http.get("/api/v1/namespaces/default/pods/nope/log"), 404, "NotFound", "pods \"nope\" not found");
+    try (EmbeddedApiServer withoutSource = EmbeddedApiServer.start()) {
+      withoutSource.client().pods().inNamespace("default").resource(new PodBuilder().withNewMetadata()
+          .withName("p").endMetadata().withNewSpec().addNewContainer().withName("c").endContainer().endSpec()
+          .build()).create();
+      assertThat(new Http(withoutSource).get("/api/v1/namespaces/default/pods/p/log").code()).isEqualTo(404);
+    }
+  }
+
+  @Test
+  void unimplementedSubresourcesAndMethodsAnswerWithAStatusNeverWithObjects() {
+    for (String path : List.of("/api/v1/namespaces/default/pods/one/exec", "/api/v1/namespaces/default/pods/one/attach",
+        "/api/v1/namespaces/default/pods/one/portforward")) {
+      assertStatus(http.get(path), 400, "BadRequest", "Upgrade request required");
+    }
+    for (String path : List.of("/api/v1/namespaces/default/pods/one/proxy", "/api/v1/namespaces/default/pods/one/x",
+        "/api/v1/namespaces/default/configmaps/c/status", "/api/v1/namespaces/default/pods/one/log/extra",
+        "/api/v1/namespaces/default/nothings", "/apis/nope.example.com/v1/things")) {
+      Http.Response response = http.get(path);
+      assertStatus(response, 404, "NotFound", "the server could not find the requested resource");
+      assertThat(response.body()).doesNotContain("PRIVATE KEY", "items");
+    }
+    assertStatus(http.post("/api/v1/namespaces/default/pods/one", "application/json", "{}"), 405,
+        "MethodNotAllowed", "the server does not allow this method on the requested resource");
+    assertStatus(http.patch("/api/v1/namespaces/default/pods", "application/merge-patch+json", "{}"), 405,
+        "MethodNotAllowed", "the server does not allow this method on the requested resource");
+    assertThatThrownBy(() -> server.client().pods().inNamespace("default").withName("one").exec("ls"))
+        .isInstanceOf(KubernetesClientException.class);
+  }
+
+  @Test
+  void kubectlLogsAndLogsFollow(@TempDir Path dir) throws IOException {
+    Kubectl kubectl = new Kubectl(server, dir);
+    source.logs.put("default/one/trainer", "line 1\nline 2\n");
+    assertThat(kubectl.ok("logs", "one")).isEqualTo("line 1\nline 2\n");
+    assertThat(kubectl.ok("logs", "one", "--tail=1")).isEqualTo("line 2\n");
+    source.logs.put("default/two/b", "from b\n");
+    assertThat(kubectl.ok("logs", "two", "-c", "b")).isEqualTo("from b\n");
+    Kubectl.Result unnamed = kubectl.run("logs", "two");
+    assertThat(unnamed.exit()).as("kubectl picks the first container itself, which has no log").isNotZero();
+    assertThat(unnamed.output()).contains("Defaulted container \"a\"",
+        "Error from server (NotFound): the server could not find the requested resource ( pods/log two)");
+
+    PipedOutputStream pipe = new PipedOutputStream();
+    source.followed.put("default/one/trainer", new PipedInputStream(pipe));
+    try (Kubectl.Streaming follow = kubectl.start("logs", "-f", "one")) {
+      pipe.write("step 1\n".getBytes(StandardCharsets.UTF_8));
+      pipe.flush();
+      await().atMost(Duration.ofSeconds(20)).until(() -> follow.lines.contains("step 1"));
+      pipe.write("step 2\n".getBytes(StandardCharsets.UTF_8));
+      pipe.close();
+      await().atMost(Duration.ofSeconds(20)).until(() -> !follow.isAlive());
+      assertThat(follow.lines).containsExactly("step 1", "step 2");
+    }
+  }
+
+  private static void assertStatus(Http.Response response, int code, String reason, String message) {
+    assertThat(response.code()).as(response.body()).isEqualTo(code);
+    JsonNode status = response.json();
+    assertThat(status.path("kind").asText()).isEqualTo("Status");
+    assertThat(status.path("status").asText()).isEqualTo("Failure");
+    assertThat(status.path("code").asInt()).isEqualTo(code);
+    assertThat(status.path("reason").asText()).isEqualTo(reason);
+    assertThat(status.path("message").asText()).isEqualTo(message);
+  }
+}

@@ -1,0 +1,407 @@
+package io.kftrainer.schema;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+/**
+ * The {@code openAPIV3Schema} of one CRD version, applied as kube-apiserver applies it to a custom resource: unknown
+ * fields {@linkplain #prune pruned}, {@linkplain #applyDefaults defaults} set, then {@linkplain #validate validation}
+ * of types, {@code required}, {@code enum}, {@code minimum}/{@code maximum} (exclusive too), {@code minLength}/
+ * {@code maxLength}, {@code pattern}, {@code minItems}/{@code maxItems}, {@code x-kubernetes-list-type} set and map
+ * uniqueness, {@code nullable}, {@code x-kubernetes-int-or-string}, and the {@code x-kubernetes-validations} CEL
+ * rules, transition rules ({@code oldSelf}) included on updates, with kube-apiserver's messages.
+ *
+ * <p>Transition rules see the old value of the same field: object properties and map values are correlated, list
+ * items only in {@code x-kubernetes-list-type: map} lists (by their keys), as in Kubernetes. Not implemented:
+ * {@code messageExpression} (the static {@code message} is used), CEL cost limits, {@code format} checks,
+ * {@code allOf}/{@code anyOf}/{@code oneOf}/{@code not}, and the Kubernetes CEL libraries.
+ *
+ * <p>Thread-safe; build one per CRD version and keep it.
+ */
+public final class StructuralSchema {
+
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+  private static final Set<String> ROOT_FIELDS = Set.of("apiVersion", "kind", "metadata");
+
+  private final JsonNode schema;
+  private final CelRules cel = new CelRules();
+  private final Map<String, Pattern> patterns = new java.util.concurrent.ConcurrentHashMap<>();
+
+  private StructuralSchema(JsonNode schema) {
+    this.schema = Objects.requireNonNull(schema);
+  }
+
+  /** The schema of a CRD version's {@code schema.openAPIV3Schema}. */
+  public static StructuralSchema of(JsonNode openApiV3Schema) {
+    return new StructuralSchema(openApiV3Schema);
+  }
+
+  /** Removes the fields the schema does not declare (apiVersion, kind and metadata stay at the root). */
+  public void prune(ObjectNode object) {
+    prune(schema, object, true);
+  }
+
+  private static void prune(JsonNode schema, JsonNode value, boolean root) {
+    if (schema == null || value == null) {
+      return;
+    }
+    if (value.isObject()) {
+      JsonNode properties = schema.get("properties");
+      JsonNode additional = schema.get("additionalProperties");
+      boolean preserve = schema.path("x-kubernetes-preserve-unknown-fields").asBoolean(false);
+      boolean embedded = root || schema.path("x-kubernetes-embedded-resource").asBoolean(false);
+      Iterator<Map.Entry<String, JsonNode>> fields = value.fields();
+      while (fields.hasNext()) {
+        Map.Entry<String, JsonNode> field = fields.next();
+        if (embedded && ROOT_FIELDS.contains(field.getKey())) {
+          continue; // type meta and ObjectMeta are the API server's, whatever the CRD's schema says of them
+        }
+        JsonNode child = properties == null ? null : properties.get(field.getKey());
+        if (child != null) {
+          prune(child, field.getValue(), false);
+        } else if (additional != null && additional.isObject()) {
+          prune(additional, field.getValue(), false);
+        } else if (!preserve && !(additional != null && additional.asBoolean(false))) {
+          fields.remove();
+        }
+      }
+    } else if (value.isArray() && schema.has("items")) {
+      value.forEach(item -> prune(schema.get("items"), item, false));
+    }
+  }
+
+  /** Sets the schema's {@code default}s of absent fields, top-down, as kube-apiserver does on read and write. */
+  public void applyDefaults(ObjectNode object) {
+    applyDefaults(schema, object);
+  }
+
+  private static void applyDefaults(JsonNode schema, JsonNode value) {
+    if (schema == null || value == null) {
+      return;
+    }
+    if (value.isObject()) {
+      ObjectNode object = (ObjectNode) value;
+      JsonNode properties = schema.get("properties");
+      if (properties != null) {
+        properties.fields().forEachRemaining(property -> {
+          JsonNode defaultValue = property.getValue().get("default");
+          if (!object.has(property.getKey()) && defaultValue != null) {
+            object.set(property.getKey(), defaultValue.deepCopy());
+          }
+          applyDefaults(property.getValue(), object.get(property.getKey()));
+        });
+      }
+      JsonNode additional = schema.get("additionalProperties");
+      if (additional != null && additional.isObject()) {
+        object.forEach(child -> applyDefaults(additional, child));
+      }
+    } else if (value.isArray() && schema.has("items")) {
+      value.forEach(item -> applyDefaults(schema.get("items"), item));
+    }
+  }
+
+  /**
+   * Validates {@code object} (and, on an update, the transition rules against {@code oldObject}, else null).
+   * Returns every error found, in document order.
+   */
+  public List<FieldError> validate(JsonNode object, JsonNode oldObject) {
+    List<FieldError> errors = new ArrayList<>();
+    validate(schema, object, oldObject, "", errors);
+    return errors;
+  }
+
+  private void validate(JsonNode schema, JsonNode value, JsonNode old, String path, List<FieldError> errors) {
+    if (value.isNull()) {
+      if (!schema.path("nullable").asBoolean(false) && schema.has("type")) {
+        errors.add(typeError(schema, path, "null"));
+      }
+      return;
+    }
+    if (!typeMatches(schema, value)) {
+      errors.add(typeError(schema, path, typeName(value)));
+      return;
+    }
+    int before = errors.size();
+    checkEnum(schema, value, path, errors);
+    if (value.isNumber()) {
+      checkNumber(schema, value, path, errors);
+    } else if (value.isTextual()) {
+      checkString(schema, value, path, errors);
+    } else if (value.isArray()) {
+      checkArray(schema, value, old, path, errors);
+    } else if (value.isObject()) {
+      checkObject(schema, value, old, path, errors);
+    }
+    if (errors.size() == before) {
+      checkRules(schema, value, old, path, errors);
+    }
+  }
+
+  private static boolean typeMatches(JsonNode schema, JsonNode value) {
+    if (schema.path("x-kubernetes-int-or-string").asBoolean(false)) {
+      return value.isIntegralNumber() || value.isTextual();
+    }
+    switch (schema.path("type").asText("")) {
+      case "object":
+        return value.isObject();
+      case "array":
+        return value.isArray();
+      case "string":
+        return value.isTextual();
+      case "integer":
+        return value.isIntegralNumber() || (value.isNumber() && value.asDouble() == Math.rint(value.asDouble()));
+      case "number":
+        return value.isNumber();
+      case "boolean":
+        return value.isBoolean();
+      default:
+        return true;
+    }
+  }
+
+  private static String typeName(JsonNode value) {
+    if (value.isNull()) {
+      return "null";
+    }
+    if (value.isObject()) {
+      return "object";
+    }
+    if (value.isArray()) {
+      return "array";
+    }
+    if (value.isTextual()) {
+      return "string";
+    }
+    if (value.isIntegralNumber()) {
+      return "integer";
+    }
+    return value.isNumber() ? "number" : "boolean";
+  }
+
+  private static FieldError typeError(JsonNode schema, String path, String actual) {
+    String expected = schema.path("x-kubernetes-int-or-string").asBoolean(false) ? "integer,string"
+        : schema.path("type").asText();
+    return new FieldError(FieldError.Type.INVALID, path, quote(actual),
+        path + " in body must be of type " + expected + ": " + quote(actual));
+  }
+
+  private void checkEnum(JsonNode schema, JsonNode value, String path, List<FieldError> errors) {
+    JsonNode values = schema.get("enum");
+    if (values == null || !values.isArray()) {
+      return;
+    }
+    for (JsonNode allowed : values) {
+      if (allowed.equals(value)) {
+        return;
+      }
+    }
+    List<String> supported = new ArrayList<>();
+    values.forEach(v -> supported.add(render(v)));
+    errors.add(new FieldError(FieldError.Type.UNSUPPORTED, path, render(value),
+        "supported values: " + String.join(", ", supported)));
+  }
+
+  private static void checkNumber(JsonNode schema, JsonNode value, String path, List<FieldError> errors) {
+    double number = value.asDouble();
+    if (schema.has("minimum")) {
+      double minimum = schema.get("minimum").asDouble();
+      boolean exclusive = schema.path("exclusiveMinimum").asBoolean(false);
+      if (exclusive ? number <= minimum : number < minimum) {
+        errors.add(new FieldError(FieldError.Type.INVALID, path, render(value), path + " in body should be greater than "
+            + (exclusive ? "" : "or equal to ") + render(schema.get("minimum"))));
+      }
+    }
+    if (schema.has("maximum")) {
+      double maximum = schema.get("maximum").asDouble();
+      boolean exclusive = schema.path("exclusiveMaximum").asBoolean(false);
+      if (exclusive ? number >= maximum : number > maximum) {
+        errors.add(new FieldError(FieldError.Type.INVALID, path, render(value), path + " in body should be less than "
+            + (exclusive ? "" : "or equal to ") + render(schema.get("maximum"))));
+      }
+    }
+    if (schema.has("multipleOf") && schema.get("multipleOf").asDouble() != 0) {
+      double factor = schema.get("multipleOf").asDouble();
+      if (Math.abs(number / factor - Math.rint(number / factor)) > 1e-9) {
+        errors.add(new FieldError(FieldError.Type.INVALID, path, render(value), path + " in body should be a multiple of "
+            + render(schema.get("multipleOf"))));
+      }
+    }
+  }
+
+  private void checkString(JsonNode schema, JsonNode value, String path, List<FieldError> errors) {
+    String text = value.asText();
+    int length = text.codePointCount(0, text.length());
+    if (schema.has("maxLength") && length > schema.get("maxLength").asInt()) {
+      int max = schema.get("maxLength").asInt();
+      errors.add(new FieldError(FieldError.Type.TOO_LONG, path, render(value),
+          "may not be more than " + max + (max == 1 ? " byte" : " bytes")));
+    }
+    if (schema.has("minLength") && length < schema.get("minLength").asInt()) {
+      errors.add(new FieldError(FieldError.Type.INVALID, path, render(value), path + " in body should be at least "
+          + schema.get("minLength").asInt() + " chars long"));
+    }
+    if (schema.has("pattern")) {
+      String regex = schema.get("pattern").asText();
+      Pattern pattern;
+      try {
+        pattern = patterns.computeIfAbsent(regex, Pattern::compile);
+      } catch (PatternSyntaxException e) {
+        return;
+      }
+      if (!pattern.matcher(text).find()) {
+        errors.add(new FieldError(FieldError.Type.INVALID, path, render(value), path + " in body should match '"
+            + regex + "'"));
+      }
+    }
+  }
+
+  private void checkArray(JsonNode schema, JsonNode value, JsonNode old, String path, List<FieldError> errors) {
+    int size = value.size();
+    if (schema.has("maxItems") && size > schema.get("maxItems").asInt()) {
+      errors.add(new FieldError(FieldError.Type.TOO_MANY, path, Integer.toString(size),
+          "must have at most " + schema.get("maxItems").asInt() + " items"));
+    }
+    if (schema.has("minItems") && size < schema.get("minItems").asInt()) {
+      errors.add(new FieldError(FieldError.Type.INVALID, path, Integer.toString(size), path
+          + " in body should have at least " + schema.get("minItems").asInt() + " items"));
+    }
+    String listType = schema.path("x-kubernetes-list-type").asText("atomic");
+    List<String> keys = new ArrayList<>();
+    schema.path("x-kubernetes-list-map-keys").forEach(k -> keys.add(k.asText()));
+    Set<JsonNode> seen = new HashSet<>();
+    JsonNode items = schema.get("items");
+    for (int i = 0; i < size; i++) {
+      JsonNode item = value.get(i);
+      String itemPath = path + "[" + i + "]";
+      if (listType.equals("set") && !seen.add(item)) {
+        errors.add(new FieldError(FieldError.Type.DUPLICATE, itemPath, render(item), ""));
+      } else if (listType.equals("map") && !keys.isEmpty()) {
+        JsonNode key = keyOf(item, keys);
+        if (!seen.add(key)) {
+          errors.add(new FieldError(FieldError.Type.DUPLICATE, itemPath, render(key), ""));
+        }
+      }
+      if (items != null) {
+        JsonNode oldItem = listType.equals("map") && old != null && old.isArray() ? findByKey(old, item, keys) : null;
+        validate(items, item, oldItem, itemPath, errors);
+      }
+    }
+  }
+
+  private static JsonNode keyOf(JsonNode item, List<String> keys) {
+    ObjectNode key = MAPPER.createObjectNode();
+    keys.forEach(k -> key.set(k, item.path(k)));
+    return key;
+  }
+
+  private static JsonNode findByKey(JsonNode list, JsonNode item, List<String> keys) {
+    if (keys.isEmpty()) {
+      return null;
+    }
+    JsonNode key = keyOf(item, keys);
+    for (JsonNode candidate : list) {
+      if (keyOf(candidate, keys).equals(key)) {
+        return candidate;
+      }
+    }
+    return null;
+  }
+
+  private void checkObject(JsonNode schema, JsonNode value, JsonNode old, String path, List<FieldError> errors) {
+    for (JsonNode required : schema.path("required")) {
+      if (!value.has(required.asText())) {
+        errors.add(new FieldError(FieldError.Type.REQUIRED, child(path, required.asText()), null, ""));
+      }
+    }
+    JsonNode properties = schema.get("properties");
+    JsonNode additional = schema.get("additionalProperties");
+    value.fields().forEachRemaining(field -> {
+      JsonNode childSchema = properties == null ? null : properties.get(field.getKey());
+      if (childSchema == null && additional != null && additional.isObject()) {
+        childSchema = additional;
+      }
+      if (childSchema != null) {
+        JsonNode oldChild = old != null && old.isObject() ? old.get(field.getKey()) : null;
+        validate(childSchema, field.getValue(), oldChild, child(path, field.getKey()), errors);
+      }
+    });
+    if (schema.has("maxProperties") && value.size() > schema.get("maxProperties").asInt()) {
+      errors.add(new FieldError(FieldError.Type.TOO_MANY, path, Integer.toString(value.size()),
+          "must have at most " + schema.get("maxProperties").asInt() + " items"));
+    }
+  }
+
+  private void checkRules(JsonNode schema, JsonNode value, JsonNode old, String path, List<FieldError> errors) {
+    for (JsonNode rule : schema.path("x-kubernetes-validations")) {
+      String expression = rule.path("rule").asText("");
+      boolean transition = CelRules.referencesOldSelf(expression);
+      if (expression.isEmpty() || (transition && (old == null || old.isNull()))) {
+        continue;
+      }
+      CelRules.Outcome outcome = cel.evaluate(expression, value, transition ? old : null);
+      if (outcome.passed()) {
+        continue;
+      }
+      String field = path + rule.path("fieldPath").asText("");
+      if (field.startsWith(".")) {
+        field = field.substring(1);
+      }
+      String ruleText = rule.path("message").asText(expression).trim();
+      // kube-apiserver's wording for a rule that failed and for one that could not be evaluated
+      String message = outcome.error() != null ? outcome.error() + " evaluating rule: " + ruleText
+          : rule.path("message").asText("failed rule: " + expression);
+      switch (rule.path("reason").asText("FieldValueInvalid")) {
+        case "FieldValueRequired":
+          errors.add(new FieldError(FieldError.Type.REQUIRED, field, null, message));
+          break;
+        case "FieldValueForbidden":
+          errors.add(new FieldError(FieldError.Type.FORBIDDEN, field, null, message));
+          break;
+        case "FieldValueDuplicate":
+          errors.add(new FieldError(FieldError.Type.DUPLICATE, field, quote(schema.path("type").asText("")), message));
+          break;
+        default:
+          errors.add(new FieldError(FieldError.Type.INVALID, field, quote(schema.path("type").asText("")), message));
+      }
+    }
+  }
+
+  private static String child(String path, String field) {
+    return path.isEmpty() ? field : path + "." + field;
+  }
+
+  private static String quote(String text) {
+    try {
+      return MAPPER.writeValueAsString(text);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** A value as kube-apiserver prints it in a field error: strings quoted, numbers and booleans plain. */
+  static String render(JsonNode value) {
+    if (value.isTextual()) {
+      return quote(value.asText());
+    }
+    if (value.isIntegralNumber()) {
+      return Long.toString(value.asLong());
+    }
+    if (value.isNumber()) {
+      double d = value.asDouble();
+      return d == Math.rint(d) ? Long.toString((long) d) : Double.toString(d);
+    }
+    return value.toString();
+  }
+}
