@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.kftrainer.api.jobset.v1alpha2.JobSet;
 import io.kftrainer.api.v1alpha1.TrainJob;
 import io.kftrainer.apiserver.EmbeddedApiServer;
+import io.kftrainer.apiserver.PodLogSource;
 import io.kftrainer.framework.runner.ChildObjects;
 import io.kftrainer.executor.LocalExecutor;
 import io.kftrainer.operator.app.KubernetesClients;
@@ -79,7 +80,8 @@ public final class LocalMode implements AutoCloseable {
   private Path kubeconfig;
   private List<String> runtimes = List.of();
   private ManifestApplier applier;
-  private LocalExecutor executor;
+  // volatile: the API server reads it from its request threads to serve pod logs
+  private volatile LocalExecutor executor;
 
   private LocalMode() {
   }
@@ -90,7 +92,9 @@ public final class LocalMode implements AutoCloseable {
 
   private void start(Builder options) throws InterruptedException {
     long started = System.nanoTime();
-    server = startServer(options);
+    // kubectl logs: the executor's captured output, once it runs (none with --no-execute)
+    server = startServer(options, (namespace, pod, container, follow, tailLines) -> executor == null ? Optional.empty()
+        : executor.openLog(namespace, pod, container, follow, tailLines));
     resources.add(server);
     client = server.newClient();
     LOG.info("API server listening on {} ({} ms)", server.url(), millisSince(started));
@@ -165,7 +169,6 @@ public final class LocalMode implements AutoCloseable {
       executor = new LocalExecutor(executorClient, new LocalExecutor.Options(options.runDir, options.maxPods,
           options.out)).start();
       resources.add(executor);
-      // TODO(lead, issue 9): serve kubectl logs: register executor::openLog as the server's PodLogSource
       LOG.info("The local executor runs pods under {}, at most {} at once", options.runDir, options.maxPods);
     }
 
@@ -177,17 +180,17 @@ public final class LocalMode implements AutoCloseable {
     return (System.nanoTime() - nanos) / 1_000_000;
   }
 
-  private static EmbeddedApiServer startServer(Builder options) {
+  private static EmbeddedApiServer startServer(Builder options, PodLogSource podLogs) {
     int port = options.port.orElse(DEFAULT_PORT);
     try {
-      return EmbeddedApiServer.builder().host(LOCALHOST).port(port).start();
+      return EmbeddedApiServer.builder().host(LOCALHOST).port(port).podLogs(podLogs).start();
     } catch (RuntimeException e) {
       if (options.port.isPresent() || !isInUse(port)) {
         throw new IllegalStateException("cannot serve the API on " + LOCALHOST + ":" + port + ": " + e.getMessage(),
             e);
       }
       LOG.info("Port {} is in use: serving the API on an ephemeral port", port);
-      return EmbeddedApiServer.builder().host(LOCALHOST).port(0).start();
+      return EmbeddedApiServer.builder().host(LOCALHOST).port(0).podLogs(podLogs).start();
     }
   }
 

@@ -1,0 +1,47 @@
+package io.kftrainer.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.kftrainer.operator.cli.RunCommand;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The flow of the Kubeflow Python SDK's Kubernetes backend (list runtimes, create, wait, select the pods with the
+ * SDK's set-based selector, read node 0's log, delete), with the Kubernetes Python client (Debian
+ * {@code python3-kubernetes}) against {@code local}.
+ */
+class SdkFlowTest {
+
+  @TempDir
+  Path dir;
+
+  @Test
+  void theSdksCallsCreateTrainSelectPodsReadLogsAndDelete() throws Exception {
+    assumeTrue(TrainingTest.python("import kubernetes"), "python3-kubernetes is not installed");
+    try (LocalMode local = LocalMode.builder().port(0).kubeconfig(dir.resolve("kubeconfig"))
+        .pluginsDir(dir.resolve("no-plugins")).components(RunCommand.components())
+        .execute(dir.resolve("run"), 4).start()) {
+      Path script = Path.of(SdkFlowTest.class.getClassLoader().getResource("sdk/sdk_flow.py").toURI());
+      Process process = new ProcessBuilder("/usr/bin/python3", script.toString(), local.kubeconfig().toString(),
+          "sdk-job").redirectErrorStream(true).start();
+      // read to the end first: the script blocks on a full pipe otherwise
+      String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertThat(process.waitFor(180, TimeUnit.SECONDS)).isTrue();
+
+      assertThat(process.exitValue()).as(output).isZero();
+      assertThat(output.lines().toList()).containsSubsequence(
+          "created sdk-job",
+          "state: Complete",
+          "pods: sdk-job-node-0-0,sdk-job-node-0-1",
+          "log: hello from node 0",
+          "deleted sdk-job");
+      assertThat(output.lines().findFirst().orElseThrow()).startsWith("runtimes: ").contains("torch-distributed");
+    }
+  }
+}
+
