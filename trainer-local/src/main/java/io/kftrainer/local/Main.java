@@ -24,9 +24,8 @@ public final class Main {
 
   /** The operator's command tree, named {@code trainer}, with {@code local} added. */
   public static CommandLine commandLine(Streams streams) {
-    CommandLine commandLine = io.kftrainer.operator.Main.commandLine(streams);
+    CommandLine commandLine = io.kftrainer.operator.Main.commandLine(streams, new LocalCommand(streams));
     commandLine.getCommandSpec().name("trainer");
-    commandLine.addSubcommand(new LocalCommand(streams));
     return commandLine;
   }
 }

@@ -43,12 +43,19 @@ public final class Main implements Runnable {
     return exitCode;
   }
 
-  /** The command tree: {@code trainer-operator} and every subcommand, writing to {@code streams}. */
-  public static CommandLine commandLine(Streams streams) {
+  /**
+   * The command tree: {@code trainer-operator} and every subcommand, plus {@code moreSubcommands} (a distribution's
+   * own), writing to {@code streams}. Subcommands are added before the streams and the error handler are set:
+   * picocli applies those only to the subcommands present at that moment.
+   */
+  public static CommandLine commandLine(Streams streams, Object... moreSubcommands) {
     CommandLine commandLine = new CommandLine(new Main());
     commandLine.addSubcommand(new RunCommand());
     commandLine.addSubcommand(new RenderCommand(streams));
     commandLine.addSubcommand(new PluginsCommand());
+    for (Object subcommand : moreSubcommands) {
+      commandLine.addSubcommand(subcommand);
+    }
     commandLine.setCaseInsensitiveEnumValuesAllowed(true);
     commandLine.setOut(streams.out());
     commandLine.setErr(streams.err());

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Third-party plugins from {@code --plugins-dir}, with a real plugin jar compiled and packed by the test
  * ({@link TestingPluginJar}): {@code plugins} lists it with its jar, {@code render} applies it, a broken jar next
- * to it stops {@code run} and {@code local} (fail closed) unless {@code --allow-plugin-load-failures}, and two
+ * to it stops {@code run} (fail closed; {@code local}: trainer-local's {@code LocalPluginFailureTest}) unless {@code --allow-plugin-load-failures}, and two
  * plugins of the same name stop the operator.
  */
 class PluginDirectoryTest {
@@ -116,15 +116,6 @@ class PluginDirectoryTest {
 
     Run run = TestingCli.run("run", "--plugins-dir", pluginsDir.toString(), "--kubeconfig", kubeconfig.toString(),
         "--leader-elect=false", "--health-port=0", "--metrics-port=0", "--webhook-port=0");
-
-    assertThat(run.exitCode()).isEqualTo(1);
-    assertThat(run.err()).isEqualTo(brokenJarError());
-  }
-
-  @Test
-  void localStopsOnABrokenJarWithTheSameError() {
-    Run run = TestingCli.run("local", "--plugins-dir", pluginsDir.toString(), "--port=0",
-        "--kubeconfig-out=" + tmp.resolve("local.kubeconfig"));
 
     assertThat(run.exitCode()).isEqualTo(1);
     assertThat(run.err()).isEqualTo(brokenJarError());
