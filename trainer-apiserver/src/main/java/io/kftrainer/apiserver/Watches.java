@@ -62,8 +62,8 @@ final class Watches {
       reject(exchange, Response.status(400, "BadRequest", "invalid resource version or timeout: " + e.getMessage()));
       return;
     }
-    long deadline = System.nanoTime()
-        + TimeUnit.SECONDS.toNanos(timeoutSeconds > 0 ? timeoutSeconds : DEFAULT_TIMEOUT_SECONDS);
+    long deadline = FaultInjector.watchDeadline(exchange, System.nanoTime()
+        + TimeUnit.SECONDS.toNanos(timeoutSeconds > 0 ? timeoutSeconds : DEFAULT_TIMEOUT_SECONDS));
     exchange.getResponseHeaders().set("Content-Type", Response.JSON);
     exchange.sendResponseHeaders(200, 0);
     OutputStream out = exchange.getResponseBody();
