@@ -9,7 +9,7 @@ import java.util.function.Supplier;
 /**
  * An {@link EmbeddedApiServer} made into a cluster with the trainer installed, what {@code local} and
  * {@code apiserver} share: the CRDs, the namespaces {@code default} and the operator's, the webhook configurations
- * with their Service routed to the operator's webhook server ({@link ServiceRoutes}), the CRD defaulting and the
+ * with their Service routed to the operator's webhook server ({@link ServiceRoutes}), the
  * {@link WebhookDispatcher} as the server's admission chain, then the shipped runtimes (which go through the
  * webhooks' rules; the runtime webhooks are not callable before the operator publishes its CA, and their
  * {@code failurePolicy} decides).
@@ -36,7 +36,6 @@ record EmbeddedCluster(List<String> crds, List<String> webhookConfigurations, Li
     bootstrap.createNamespaces("default", operatorNamespace);
     List<String> webhookConfigurations = bootstrap.installWebhookConfigurations(operatorNamespace, serviceName);
     ServiceRoutes routes = new ServiceRoutes().route(operatorNamespace, serviceName, SERVICE_PORT, webhookServer);
-    CrdDefaultingHook.forTrainerKinds(client.getKubernetesSerialization()).forEach(server::addAdmissionHook);
     WebhookDispatcher dispatcher = new WebhookDispatcher(client, routes);
     dispatcher.start(server);
     try {
