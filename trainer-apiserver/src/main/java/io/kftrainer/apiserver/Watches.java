@@ -170,6 +170,7 @@ final class Watches {
 
   private static void reject(HttpExchange exchange, Response response) throws IOException {
     exchange.getResponseHeaders().set("Content-Type", response.contentType());
+    exchange.getResponseHeaders().set("Connection", "close");
     exchange.sendResponseHeaders(response.code(), response.body().length);
     try (OutputStream out = exchange.getResponseBody()) {
       out.write(response.body());

@@ -45,6 +45,7 @@ final class StandaloneCluster implements AutoCloseable {
   private final List<TrainerProcess> operators = new ArrayList<>();
   private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
   private KubernetesClient client;
+  private KubernetesClient clientWithoutRetries;
 
   private StandaloneCluster(String name, TrainerProcess apiServer, Path kubeconfig, int[] webhookPorts,
       int[] healthPorts) {
@@ -103,6 +104,9 @@ final class StandaloneCluster implements AutoCloseable {
     // the burst's creates wait for the webhooks on two busy cores
     config.setRequestTimeout(60_000);
     client = new KubernetesClientBuilder().withConfig(config).build();
+    Config once = new io.fabric8.kubernetes.client.ConfigBuilder(config).build();
+    once.setRequestRetryBackoffLimit(0);
+    clientWithoutRetries = new KubernetesClientBuilder().withConfig(once).build();
     await("the shipped runtimes").atMost(START_TIMEOUT).ignoreExceptions()
         .until(() -> client.resources(ClusterTrainingRuntime.class).withName("torch-distributed").get() != null);
   }
@@ -157,6 +161,11 @@ final class StandaloneCluster implements AutoCloseable {
 
   KubernetesClient client() {
     return client;
+  }
+
+  /** A client that reports every failure at once, to see each answer as it is. */
+  KubernetesClient clientWithoutRetries() {
+    return clientWithoutRetries;
   }
 
   /** {@code GET /debug/stats}: faults injected, requests by client, verb and resource. */
@@ -217,6 +226,7 @@ final class StandaloneCluster implements AutoCloseable {
   public void close() {
     if (client != null) {
       client.close();
+      clientWithoutRetries.close();
     }
     operators.forEach(TrainerProcess::close);
     apiServer.close();

@@ -67,6 +67,15 @@ final class TrainerProcess implements AutoCloseable {
     }
   }
 
+  /** Whether the output so far has a line containing {@code text}. */
+  boolean logged(String text) {
+    try {
+      return Files.exists(log) && Files.readString(log).contains(text);
+    } catch (IOException | UncheckedIOException e) {
+      return false;
+    }
+  }
+
   /** The last lines of the output, for failure messages. */
   String logTail(int lines) {
     try {
