@@ -128,6 +128,10 @@ final class ApiHandler implements HttpHandler {
     return discovery;
   }
 
+  FaultInjector faults() {
+    return faults;
+  }
+
   // ---------------------------------------------------------------------------------------------------------------
   // HTTP
 
@@ -159,7 +163,6 @@ final class ApiHandler implements HttpHandler {
         send(exchange, refusal);
         return;
       }
-      faults.mark(fault, exchange);
       Response response;
       try {
         faults.delayBefore(fault);

@@ -27,9 +27,10 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>{@code timeout}: the request takes effect, then after {@code delay} the client gets kube-apiserver's
  *   {@code 504 Timeout} Status instead of the answer: a write the client cannot tell happened.</li>
  *   <li>{@code delay}: the request is served after {@code delay}.</li>
- *   <li>{@code watch-drop} (watches only): the stream ends after a random time below {@code watch-life}, without
- *   the client asking, as when a connection to the API server is lost; clients must resume from their last
- *   resourceVersion.</li>
+ *   <li>{@code watch-drop}: every open watch stream, once per {@code watch-life}, ends with probability
+ *   {@code rate} at a random time within that period, without the client asking, as when a connection to the API
+ *   server is lost; clients must resume from their last resourceVersion. Not drawn per request: watches are long
+ *   requests, mostly opened before the faults start.</li>
  * </ul>
  *
  * <p>Written as {@code rate=0.1,kinds=500,429,conflict,timeout,delay,watch-drop,delay=1s,watch-life=5s,seed=42}
@@ -69,6 +70,7 @@ public final class FaultInjector {
       Duration.ZERO, 1, null);
 
   private static final String WATCH_DEADLINE = FaultInjector.class.getName() + ".watchDeadline";
+  private static final String NEXT_ROLL = FaultInjector.class.getName() + ".nextRoll";
 
   private final double rate;
   private final Set<Kind> kinds;
@@ -190,11 +192,12 @@ public final class FaultInjector {
     if (roll >= rate) {
       return null;
     }
+    if (rp.isWatch()) {
+      return null;
+    }
     List<Kind> applicable = new ArrayList<>(kinds.size());
-    boolean watch = rp.isWatch();
     for (Kind kind : kinds) {
-      if (watch ? kind == Kind.WATCH_DROP
-          : kind != Kind.WATCH_DROP && (kind != Kind.CONFLICT || method.equals("PUT") || method.equals("PATCH"))) {
+      if (kind != Kind.WATCH_DROP && (kind != Kind.CONFLICT || method.equals("PUT") || method.equals("PATCH"))) {
         applicable.add(kind);
       }
     }
@@ -240,21 +243,33 @@ public final class FaultInjector {
         + "(injected fault)");
   }
 
-  /** For {@code watch-drop}: marks the exchange so that {@link #watchDeadline} ends the stream early. */
-  void mark(Kind kind, HttpExchange exchange) {
-    if (kind == Kind.WATCH_DROP) {
-      long life;
+  /**
+   * For {@code watch-drop}: when this watch stream ends, at most {@code deadline}. While armed, each stream rolls
+   * once per {@code watch-life}: with probability {@code rate} it ends at a random time within that period.
+   */
+  long watchDeadline(HttpExchange exchange, long deadline) {
+    long now = System.nanoTime();
+    Object nextRoll = exchange.getAttribute(NEXT_ROLL);
+    if (armed && kinds.contains(Kind.WATCH_DROP) && (nextRoll == null || now >= (Long) nextRoll)) {
+      exchange.setAttribute(NEXT_ROLL, now + watchLife.toNanos());
+      double roll;
+      double at;
       synchronized (random) {
-        life = (long) (random.nextDouble() * watchLife.toNanos());
+        roll = random.nextDouble();
+        at = random.nextDouble();
       }
-      exchange.setAttribute(WATCH_DEADLINE, System.nanoTime() + life);
+      if (roll < rate && exchange.getAttribute(WATCH_DEADLINE) == null) {
+        exchange.setAttribute(WATCH_DEADLINE, now + (long) (at * watchLife.toNanos()));
+        injected.get(Kind.WATCH_DROP).incrementAndGet();
+      }
     }
+    Object drop = exchange.getAttribute(WATCH_DEADLINE);
+    return drop instanceof Long end ? Math.min(deadline, end) : deadline;
   }
 
-  /** The deadline of a watch: {@code deadline}, or earlier when the watch is to be dropped. */
-  static long watchDeadline(HttpExchange exchange, long deadline) {
-    Object drop = exchange.getAttribute(WATCH_DEADLINE);
-    return drop instanceof Long at ? Math.min(deadline, at) : deadline;
+  /** How long a watch stream may wait for events before {@link #watchDeadline} is asked again. */
+  long watchCheckNanos() {
+    return kinds.contains(Kind.WATCH_DROP) ? Math.max(1, watchLife.toNanos()) : Long.MAX_VALUE;
   }
 
   /** The {@code Retry-After} header of a {@code 429}, in seconds. */

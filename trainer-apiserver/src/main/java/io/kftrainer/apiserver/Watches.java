@@ -62,8 +62,8 @@ final class Watches {
       reject(exchange, Response.status(400, "BadRequest", "invalid resource version or timeout: " + e.getMessage()));
       return;
     }
-    long deadline = FaultInjector.watchDeadline(exchange, System.nanoTime()
-        + TimeUnit.SECONDS.toNanos(timeoutSeconds > 0 ? timeoutSeconds : DEFAULT_TIMEOUT_SECONDS));
+    long deadline = System.nanoTime()
+        + TimeUnit.SECONDS.toNanos(timeoutSeconds > 0 ? timeoutSeconds : DEFAULT_TIMEOUT_SECONDS);
     exchange.getResponseHeaders().set("Content-Type", Response.JSON);
     exchange.sendResponseHeaders(200, 0);
     OutputStream out = exchange.getResponseBody();
@@ -85,10 +85,11 @@ final class Watches {
       long nextBookmark = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(bookmarkIntervalMillis);
       while (true) {
         long now = System.nanoTime();
-        if (now >= deadline) {
+        long end = api.faults().watchDeadline(exchange, deadline);
+        if (now >= end) {
           break;
         }
-        long wait = Math.min(deadline, bookmarks ? nextBookmark : deadline) - now;
+        long wait = Math.min(Math.min(end, bookmarks ? nextBookmark : end) - now, api.faults().watchCheckNanos());
         Store.Event event = watch.poll(Math.max(1, wait), TimeUnit.NANOSECONDS);
         if (event != null) {
           ObjectNode line = toLine(event, selection, rp, table);

@@ -92,6 +92,7 @@ public final class ScaleHarness {
         harness.burst("scale-" + i, bursts.get(i));
       }
     } finally {
+      System.out.flush();
       harness.stop();
     }
     System.exit(0);
@@ -209,6 +210,7 @@ public final class ScaleHarness {
     });
     System.out.println("  requests per TrainJob (the harness's own apart; the operator's include its Events):");
     byClient.forEach((key, n) -> System.out.printf("    %-60s %7.2f  (%,d)%n", key, (double) n / count, n));
+    System.out.flush();
   }
 
   private static GenericKubernetesResource trainJob(String name) {
