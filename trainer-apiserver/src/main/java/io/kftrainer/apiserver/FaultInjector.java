@@ -1,6 +1,5 @@
 package io.kftrainer.apiserver;
 
-import com.sun.net.httpserver.HttpExchange;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -69,8 +68,6 @@ public final class FaultInjector {
   public static final FaultInjector NONE = new FaultInjector(0, EnumSet.noneOf(Kind.class), Duration.ZERO,
       Duration.ZERO, 1, null);
 
-  private static final String WATCH_DEADLINE = FaultInjector.class.getName() + ".watchDeadline";
-  private static final String NEXT_ROLL = FaultInjector.class.getName() + ".nextRoll";
 
   private final double rate;
   private final Set<Kind> kinds;
@@ -243,31 +240,41 @@ public final class FaultInjector {
         + "(injected fault)");
   }
 
-  /**
-   * For {@code watch-drop}: when this watch stream ends, at most {@code deadline}. While armed, each stream rolls
-   * once per {@code watch-life}: with probability {@code rate} it ends at a random time within that period.
-   */
-  long watchDeadline(HttpExchange exchange, long deadline) {
-    long now = System.nanoTime();
-    Object nextRoll = exchange.getAttribute(NEXT_ROLL);
-    if (armed && kinds.contains(Kind.WATCH_DROP) && (nextRoll == null || now >= (Long) nextRoll)) {
-      exchange.setAttribute(NEXT_ROLL, now + watchLife.toNanos());
-      double roll;
-      double at;
-      synchronized (random) {
-        roll = random.nextDouble();
-        at = random.nextDouble();
-      }
-      if (roll < rate && exchange.getAttribute(WATCH_DEADLINE) == null) {
-        exchange.setAttribute(WATCH_DEADLINE, now + (long) (at * watchLife.toNanos()));
-        injected.get(Kind.WATCH_DROP).incrementAndGet();
-      }
-    }
-    Object drop = exchange.getAttribute(WATCH_DEADLINE);
-    return drop instanceof Long end ? Math.min(deadline, end) : deadline;
+  /** The {@code watch-drop} state of one watch stream. */
+  WatchStream watchStream() {
+    return new WatchStream();
   }
 
-  /** How long a watch stream may wait for events before {@link #watchDeadline} is asked again. */
+  /**
+   * One watch stream: while armed, it rolls once per {@code watch-life}; with probability {@code rate} it ends at a
+   * random time within that period. (Not kept in the exchange's attributes: the JDK's server shares those between
+   * all exchanges of a context.)
+   */
+  final class WatchStream {
+    private long nextRoll = System.nanoTime();
+    private long dropAt = Long.MAX_VALUE;
+
+    /** When the stream ends: {@code deadline}, or earlier when it is dropped. */
+    long deadline(long deadline) {
+      long now = System.nanoTime();
+      if (armed && dropAt == Long.MAX_VALUE && kinds.contains(Kind.WATCH_DROP) && now >= nextRoll) {
+        nextRoll = now + watchLife.toNanos();
+        double roll;
+        double at;
+        synchronized (random) {
+          roll = random.nextDouble();
+          at = random.nextDouble();
+        }
+        if (roll < rate) {
+          dropAt = now + (long) (at * watchLife.toNanos());
+          injected.get(Kind.WATCH_DROP).incrementAndGet();
+        }
+      }
+      return Math.min(deadline, dropAt);
+    }
+  }
+
+  /** How long a watch stream may wait for events before {@link WatchStream#deadline} is asked again. */
   long watchCheckNanos() {
     return kinds.contains(Kind.WATCH_DROP) ? Math.max(1, watchLife.toNanos()) : Long.MAX_VALUE;
   }

@@ -83,9 +83,10 @@ final class Watches {
         write(out, bookmark(target, store.resourceVersion(), true));
       }
       long nextBookmark = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(bookmarkIntervalMillis);
+      FaultInjector.WatchStream faults = api.faults().watchStream();
       while (true) {
         long now = System.nanoTime();
-        long end = api.faults().watchDeadline(exchange, deadline);
+        long end = faults.deadline(deadline);
         if (now >= end) {
           break;
         }
@@ -171,7 +172,6 @@ final class Watches {
 
   private static void reject(HttpExchange exchange, Response response) throws IOException {
     exchange.getResponseHeaders().set("Content-Type", response.contentType());
-    exchange.getResponseHeaders().set("Connection", "close");
     exchange.sendResponseHeaders(response.code(), response.body().length);
     try (OutputStream out = exchange.getResponseBody()) {
       out.write(response.body());

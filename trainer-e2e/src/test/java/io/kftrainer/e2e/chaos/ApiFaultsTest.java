@@ -43,6 +43,9 @@ class ApiFaultsTest {
 
       long injected = faulty.faults().values().stream().mapToLong(Long::longValue).sum();
       assertThat(injected).as("faults injected").isGreaterThan(0);
+      if (FAULTS.contains("watch-drop")) {
+        assertThat(faulty.faults()).as("watches dropped").containsKey("watch-drop");
+      }
       System.out.printf("%s%n  without faults: %s, converged in %d ms, %.1f requests per TrainJob%n"
               + "  with faults (%s): %s, converged in %d ms (%.2fx), %.1f requests per TrainJob;%n"
               + "  %d faults injected %s, and %d retries of the test's own requests beyond fabric8's%n",

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 /**
  * 12.3: two operator processes with leader election (default timings: Lease 15 s, renew deadline 10 s, retry 2 s)
  * against one API server; the leader is SIGKILLed. Asserted: the other process takes the Lease within 20 s and
- * TrainJobs created after the kill converge; admission answers before the kill and once the follower leads.
+ * TrainJobs created after the kill converge; admission keeps answering through the switch.
  * Printed: the takeover time (kill to the Lease held by the survivor; kill to the first JobSet of a TrainJob created
  * after the kill) and admission calls (dry-run creates without client retries) before, during and after the switch.
  *
@@ -29,12 +29,11 @@ import org.junit.jupiter.api.Test;
  * {@code 15 s - (time since the last renewal, at most 2 s)} and {@code 15 s + 2 s} after the kill; then the new
  * leader starts its controller's informers before it reconciles.
  *
- * <p>When admission does not answer: every replica serves the webhooks, and the API server sends each call to the
- * first replica that accepts connections, so from the kill on, calls go to the follower. The follower's validating
- * webhook reads runtimes from the controller's informer caches, which the Java Operator SDK starts only on the
- * leader: until it leads, it fails TrainJob admission (HTTP 500 from the webhook, so the create fails under
- * {@code failurePolicy: Fail}). The test prints those failures and asserts there are none before the kill and none
- * once the follower leads.
+ * <p>When admission does not answer: every replica serves the webhooks, leader or not, and the API server sends each
+ * call to the first replica that accepts connections, so from the kill on the follower answers. A replica's webhook
+ * server listens before its controller's informers have started, and its validating webhook reads runtimes from
+ * them: calls in that window fail (500 from the webhook, so the create fails under {@code failurePolicy: Fail}).
+ * The test waits until the follower has started (it has seen the leader) before the kill.
  */
 class FailoverTest {
 
@@ -120,8 +119,9 @@ class FailoverTest {
           answeredAfter, failedAfter);
       // the Lease's duration (15 s) and one retry period (2 s) after the last renewal, with slack for two busy cores
       assertThat(takeoverMillis).as("takeover time (ms)").isLessThanOrEqualTo(20_000);
-      assertThat(failedBefore).as("admission calls that failed before the kill").isZero();
-      assertThat(failedAfter).as("admission calls that failed once the follower leads").isZero();
+      // a replica down would fail every call (10 a second); a rare reset of a pooled connection is not the switch
+      assertThat(failedDuring + failedAfter).as("admission calls that failed from the kill on").isLessThanOrEqualTo(2);
+      assertThat(answeredDuring).as("admission calls answered between the kill and the takeover").isPositive();
       assertThat(answeredAfter).as("admission calls answered once the follower leads").isPositive();
     }
   }
