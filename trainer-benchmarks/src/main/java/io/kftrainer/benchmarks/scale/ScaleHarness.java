@@ -204,9 +204,12 @@ public final class ScaleHarness {
         + "(with its JobSet and ConfigMap)%n", heapBefore, heapAfter, (double) (heapAfter - heapBefore) / count);
     Map<String, Long> byClient = new TreeMap<>();
     stats.path("requests").properties().forEach(e -> {
-      String[] key = e.getKey().split(" ");
-      String who = key[0].equals(AGENT) ? "harness " : "operator ";
-      byClient.merge(who + key[1] + " " + key[2], e.getValue().asLong(), Long::sum);
+      // "<client> <verb> <resource>", the client possibly with spaces (kubectl's)
+      String key = e.getKey();
+      int resource = key.lastIndexOf(' ');
+      int verb = key.lastIndexOf(' ', resource - 1);
+      String who = key.substring(0, verb).equals(AGENT) ? "harness " : "operator ";
+      byClient.merge(who + key.substring(verb + 1), e.getValue().asLong(), Long::sum);
     });
     System.out.println("  requests per TrainJob (the harness's own apart; the operator's include its Events):");
     byClient.forEach((key, n) -> System.out.printf("    %-60s %7.2f  (%,d)%n", key, (double) n / count, n));
