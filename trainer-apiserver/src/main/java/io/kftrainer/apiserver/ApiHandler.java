@@ -85,13 +85,18 @@ final class ApiHandler implements HttpHandler {
   static final int ADMISSIONS_IN_FLIGHT = 16;
   private final java.util.concurrent.Semaphore admissions = new java.util.concurrent.Semaphore(ADMISSIONS_IN_FLIGHT,
       true);
+  /** Where {@link #stats} is served. */
+  static final String STATS_PATH = "/debug/stats";
+  private final FaultInjector faults;
+  private final RequestTally tally = new RequestTally();
   private final Watches watches;
   private final PodLogs podLogs;
   final Validation validation;
 
   ApiHandler(RequestLog requestLog, Store store, String serverVersion, PodLogSource podLogSource,
-      long bookmarkIntervalMillis) {
+      long bookmarkIntervalMillis, FaultInjector faults) {
     this.requestLog = requestLog;
+    this.faults = faults;
     this.store = store;
     this.discovery = new Discovery(this::storedCustomResourceDefinitions, serverVersion);
     this.watches = new Watches(store, this, bookmarkIntervalMillis);
@@ -123,6 +128,10 @@ final class ApiHandler implements HttpHandler {
     return discovery;
   }
 
+  FaultInjector faults() {
+    return faults;
+  }
+
   // ---------------------------------------------------------------------------------------------------------------
   // HTTP
 
@@ -138,9 +147,32 @@ final class ApiHandler implements HttpHandler {
       try (InputStream in = exchange.getRequestBody()) {
         body = in.readAllBytes();
       }
+      if (rawPath.equals(STATS_PATH)) {
+        send(exchange, stats(method, rawQuery));
+        return;
+      }
+      String pathAndQuery = rawPath + (rawQuery == null ? "" : "?" + rawQuery);
+      ResourcePath requested = ResourcePath.parse(pathAndQuery);
+      tally.add(exchange.getRequestHeaders().getFirst("User-Agent"), method, requested);
+      FaultInjector.Kind fault = faults.draw(method, requested);
+      Response refusal = faults.refusal(fault, requested);
+      if (refusal != null) {
+        if (refusal.code() == 429) {
+          exchange.getResponseHeaders().set("Retry-After", Integer.toString(faults.retryAfterSeconds()));
+        }
+        send(exchange, refusal);
+        return;
+      }
       Response response;
       try {
-        response = route(exchange, method, rawPath + (rawQuery == null ? "" : "?" + rawQuery), contentType, body);
+        faults.delayBefore(fault);
+        response = route(exchange, method, pathAndQuery, contentType, body);
+        if (response != null) {
+          response = faults.afterServing(fault, response);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        response = Response.status(503, "ServiceUnavailable", "the server is shutting down");
       } catch (ApiException e) {
         response = e.response;
       } catch (RuntimeException | LinkageError | AssertionError e) {
@@ -153,6 +185,28 @@ final class ApiHandler implements HttpHandler {
     } catch (IOException e) {
       LOG.debug("client went away", e);
     }
+  }
+
+  /**
+   * {@code GET /debug/stats}: the faults injected and the resource requests by client, verb and resource since start
+   * or the last {@code DELETE /debug/stats} (which resets the requests, not the faults); {@code POST
+   * /debug/stats?faults=on|off} arms or disarms the fault injector. Not a Kubernetes path: for load and chaos
+   * harnesses that run the server in another process.
+   */
+  private Response stats(String method, String rawQuery) {
+    if (method.equals("DELETE")) {
+      tally.clear();
+    } else if (method.equals("POST") && ("faults=on".equals(rawQuery) || "faults=off".equals(rawQuery))) {
+      faults.armed(rawQuery.endsWith("on"));
+    } else if (!method.equals("GET")) {
+      return Response.status(400, "BadRequest", "GET, DELETE, or POST ?faults=on|off");
+    }
+    ObjectNode stats = JsonNodeFactory.instance.objectNode().put("faultsArmed", faults.isArmed());
+    ObjectNode injected = stats.putObject("faults");
+    faults.injected().forEach((kind, count) -> injected.put(kind.label(), count));
+    ObjectNode requests = stats.putObject("requests");
+    tally.snapshot().forEach(requests::put);
+    return Response.json(200, stats.toString());
   }
 
   private static void send(HttpExchange exchange, Response response) throws IOException {

@@ -66,7 +66,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li><b>For kubectl</b>: discovery, {@code /version}, a minimal OpenAPI v3 ({@link OpenApi}), {@code meta.k8s.io/v1
  *   Table}s (lists, objects and watch events), CRDs that report themselves Established, the protobuf bodies of
  *   {@code kubectl create namespace|configmap|secret|serviceaccount} ({@link KubernetesProtobuf}).</li>
- *   <li><b>Request accounting</b>: {@link #requests()}, {@link #writes()}, {@link #resetRequests()}.</li>
+ *   <li><b>Request accounting</b>: {@link #requests()}, {@link #writes()}, {@link #resetRequests()}, and counts by
+ *   client, verb and resource on {@code GET /debug/stats}.</li>
+ *   <li><b>Fault injection</b> for chaos tests ({@link Builder#faults}, {@link FaultInjector}): 500, 429, 409,
+ *   504 after the fact, delays, dropped watches.</li>
  * </ul>
  *
  * <p>Concurrency: requests are served concurrently on a thread pool; writes are compare-and-set on the object
@@ -93,6 +96,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
   private final boolean https;
   private final String defaultNamespace;
   private final RequestLog requestLog;
+  private final FaultInjector faults;
   private final Store store;
   private final ApiHandler handler;
   private final GarbageCollector garbageCollector;
@@ -108,8 +112,9 @@ public final class EmbeddedApiServer implements AutoCloseable {
     this.defaultNamespace = builder.defaultNamespace;
     this.requestLog = new RequestLog(builder.requestLogCapacity);
     this.store = new Store(builder.watchHistory);
+    this.faults = builder.faults;
     this.handler = new ApiHandler(requestLog, store, builder.serverVersion, builder.podLogSource,
-        builder.bookmarkIntervalMillis);
+        builder.bookmarkIntervalMillis, faults);
     this.garbageCollector = new GarbageCollector(handler);
     store.addListener(garbageCollector);
   }
@@ -317,6 +322,15 @@ public final class EmbeddedApiServer implements AutoCloseable {
     requestLog.clear();
   }
 
+  /**
+   * The faults this server injects ({@link Builder#faults}; {@link FaultInjector#NONE} by default), to read their
+   * counts or to arm and disarm them. The counts and the requests by client, verb and resource are also served as
+   * JSON on {@code GET /debug/stats}.
+   */
+  public FaultInjector faults() {
+    return faults;
+  }
+
   /** Adds a hook called on create and update requests; see {@link AdmissionHook}. */
   public EmbeddedApiServer addAdmissionHook(AdmissionHook hook) {
     handler.addHook(hook);
@@ -363,8 +377,15 @@ public final class EmbeddedApiServer implements AutoCloseable {
     private int watchHistory = 100_000;
     private long bookmarkIntervalMillis = 10_000;
     private PodLogSource podLogSource;
+    private FaultInjector faults = FaultInjector.NONE;
 
     private Builder() {
+    }
+
+    /** Faults to inject into a share of the requests ({@link FaultInjector}); default none. */
+    public Builder faults(FaultInjector injector) {
+      this.faults = Objects.requireNonNull(injector);
+      return this;
     }
 
     /** The address to listen on; default {@code 127.0.0.1}. */

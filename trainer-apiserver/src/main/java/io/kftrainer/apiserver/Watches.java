@@ -83,12 +83,14 @@ final class Watches {
         write(out, bookmark(target, store.resourceVersion(), true));
       }
       long nextBookmark = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(bookmarkIntervalMillis);
+      FaultInjector.WatchStream faults = api.faults().watchStream();
       while (true) {
         long now = System.nanoTime();
-        if (now >= deadline) {
+        long end = faults.deadline(deadline);
+        if (now >= end) {
           break;
         }
-        long wait = Math.min(deadline, bookmarks ? nextBookmark : deadline) - now;
+        long wait = Math.min(Math.min(end, bookmarks ? nextBookmark : end) - now, api.faults().watchCheckNanos());
         Store.Event event = watch.poll(Math.max(1, wait), TimeUnit.NANOSECONDS);
         if (event != null) {
           ObjectNode line = toLine(event, selection, rp, table);

@@ -1,6 +1,7 @@
 package io.kftrainer.local;
 
 import ch.qos.logback.classic.Level;
+import io.kftrainer.apiserver.FaultInjector;
 import io.kftrainer.operator.app.OperatorConfig;
 import io.kftrainer.operator.app.TrainerOperator;
 import io.kftrainer.operator.cli.BehaviourOptions;
@@ -82,6 +83,10 @@ public final class LocalCommand implements Callable<Integer> {
           + "system's temporary directory).")
   private Path runDir;
 
+  @Option(names = "--inject-faults", paramLabel = "SPEC", converter = FaultsOption.class,
+      description = FaultsOption.DESCRIPTION)
+  private FaultInjector faults;
+
   @Option(names = {"-v", "--verbose"}, description = "Log at INFO level (default: warnings and errors only).")
   private boolean verbose;
 
@@ -108,6 +113,9 @@ public final class LocalCommand implements Callable<Integer> {
         .err(line -> println(err, line));
     if (port != null) {
       builder.port(port);
+    }
+    if (faults != null) {
+      builder.faults(faults);
     }
     if (!noExecute) {
       builder.execute(runDir != null ? runDir : defaultRunDir(),

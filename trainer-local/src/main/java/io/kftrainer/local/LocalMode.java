@@ -1,11 +1,13 @@
 package io.kftrainer.local;
 
+import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.kftrainer.api.jobset.v1alpha2.JobSet;
 import io.kftrainer.api.v1alpha1.TrainJob;
 import io.kftrainer.apiserver.EmbeddedApiServer;
+import io.kftrainer.apiserver.FaultInjector;
 import io.kftrainer.apiserver.PodLogSource;
 import io.kftrainer.framework.runner.ChildObjects;
 import io.kftrainer.executor.LocalExecutor;
@@ -42,7 +44,8 @@ import org.slf4j.LoggerFactory;
  * <ol>
  *   <li>starts an {@link EmbeddedApiServer} on 127.0.0.1 (plain HTTP, no authentication);</li>
  *   <li>installs the CRDs, the namespaces {@code default} and {@value OperatorConfig#DEFAULT_OPERATOR_NAMESPACE},
- *       and the webhook configurations of {@code manifests/base} ({@link ClusterBootstrap});</li>
+ *       and the webhook configurations of {@code manifests/base} ({@link EmbeddedCluster}, shared with
+ *       {@code apiserver});</li>
  *   <li>registers the {@link WebhookDispatcher}, the API server's admission webhook machinery, with the
  *       operator's webhook Service routed to the webhook server's port on 127.0.0.1 ({@link ServiceRoutes});</li>
  *   <li>installs the default ClusterTrainingRuntimes;</li>
@@ -68,7 +71,6 @@ public final class LocalMode implements AutoCloseable {
   static final String IDENTITY = "trainer-operator-local";
   private static final String LOCALHOST = "127.0.0.1";
   private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
-  private static final int SERVICE_PORT = 443;
   private static final Logger LOG = LoggerFactory.getLogger(LocalMode.class);
 
   private final List<AutoCloseable> resources = new ArrayList<>();
@@ -98,24 +100,20 @@ public final class LocalMode implements AutoCloseable {
     resources.add(server);
     client = server.newClient();
     LOG.info("API server listening on {} ({} ms)", server.url(), millisSince(started));
-    ClusterBootstrap bootstrap = new ClusterBootstrap(client, LocalMode.class.getClassLoader());
-    List<String> crds = bootstrap.installCrds();
-    LOG.info("Installed the CRDs {} ({} ms)", crds, millisSince(started));
     config = operatorConfig(options, webhookPort(options.webhookPort));
-    bootstrap.createNamespaces("default", config.operatorNamespace());
     OperatorConfig.Webhook webhook = config.webhook();
-    List<String> webhookConfigurations = bootstrap.installWebhookConfigurations(config.operatorNamespace(),
-        webhook.serviceName());
-    ServiceRoutes routes = new ServiceRoutes().route(config.operatorNamespace(), webhook.serviceName(), SERVICE_PORT,
-        () -> new InetSocketAddress(webhookHost(config.bindAddress()), webhook.port()));
-    WebhookDispatcher dispatcher = new WebhookDispatcher(client, routes);
-    resources.add(dispatcher);
-    dispatcher.start(server);
-    runtimes = bootstrap.installRuntimes();
-    LOG.info("Installed the webhook configurations {} and the ClusterTrainingRuntimes {} ({} ms)",
-        webhookConfigurations, runtimes, millisSince(started));
+    EmbeddedCluster cluster = EmbeddedCluster.install(server, client, config.operatorNamespace(),
+        webhook.serviceName(), () -> new InetSocketAddress(webhookHost(config.bindAddress()), webhook.port()));
+    resources.add(cluster);
+    WebhookDispatcher dispatcher = cluster.dispatcher();
+    List<String> webhookConfigurations = cluster.webhookConfigurations();
+    runtimes = cluster.runtimes();
+    LOG.info("Installed the CRDs {}, the webhook configurations {} and the ClusterTrainingRuntimes {} ({} ms)",
+        cluster.crds(), webhookConfigurations, runtimes, millisSince(started));
 
-    KubernetesClient operatorClient = KubernetesClients.create(server.config(), config);
+    // with injected faults the server's errors are no longer deterministic: the operator retries as on a cluster
+    KubernetesClient operatorClient = KubernetesClients.create(options.faults == null ? server.config()
+        : withDefaultRetries(server.config()), config);
     resources.add(operatorClient);
     TrainerOperator.Builder builder = TrainerOperator.builder(config, operatorClient)
         .meterRegistry(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT))
@@ -170,6 +168,10 @@ public final class LocalMode implements AutoCloseable {
       LOG.info("The local executor runs pods under {}, at most {} at once", options.runDir, options.maxPods);
     }
 
+    if (options.faults != null) {
+      options.faults.armed(true);
+      LOG.info("Injecting faults: {}", options.faults);
+    }
     kubeconfig = server.writeKubeconfig(options.kubeconfig).toAbsolutePath();
     applier = new ManifestApplier(client, options.out, options.err);
   }
@@ -178,17 +180,28 @@ public final class LocalMode implements AutoCloseable {
     return (System.nanoTime() - nanos) / 1_000_000;
   }
 
+  private static Config withDefaultRetries(Config config) {
+    Config defaults = Config.empty();
+    config.setRequestRetryBackoffLimit(defaults.getRequestRetryBackoffLimit());
+    config.setRequestRetryBackoffInterval(defaults.getRequestRetryBackoffInterval());
+    return config;
+  }
+
   private static EmbeddedApiServer startServer(Builder options, PodLogSource podLogs) {
     int port = options.port.orElse(DEFAULT_PORT);
+    EmbeddedApiServer.Builder server = EmbeddedApiServer.builder().host(LOCALHOST).podLogs(podLogs);
+    if (options.faults != null) {
+      server.faults(options.faults.armed(false));
+    }
     try {
-      return EmbeddedApiServer.builder().host(LOCALHOST).port(port).podLogs(podLogs).start();
+      return server.port(port).start();
     } catch (RuntimeException e) {
       if (options.port.isPresent() || !isInUse(port)) {
         throw new IllegalStateException("cannot serve the API on " + LOCALHOST + ":" + port + ": " + e.getMessage(),
             e);
       }
       LOG.info("Port {} is in use: serving the API on an ephemeral port", port);
-      return EmbeddedApiServer.builder().host(LOCALHOST).port(0).podLogs(podLogs).start();
+      return server.port(0).start();
     }
   }
 
@@ -329,8 +342,15 @@ public final class LocalMode implements AutoCloseable {
     private boolean execute;
     private Path runDir;
     private int maxPods = Runtime.getRuntime().availableProcessors();
+    private FaultInjector faults;
 
     private Builder() {
+    }
+
+    /** Faults the API server injects once local mode has started ({@code --inject-faults}); default none. */
+    public Builder faults(FaultInjector injector) {
+      this.faults = Objects.requireNonNull(injector, "injector");
+      return this;
     }
 
     /**

@@ -5,8 +5,8 @@ import picocli.CommandLine;
 
 /**
  * The {@code trainer} command-line distribution: the operator's commands ({@code run}, {@code render},
- * {@code plugins}, from {@link io.kftrainer.operator.Main}) plus {@code local}, which only this jar carries (the
- * operator image has neither the embedded API server nor the local executor).
+ * {@code plugins}, from {@link io.kftrainer.operator.Main}) plus {@code local} and {@code apiserver}, which only
+ * this jar carries (the operator image has neither the embedded API server nor the local executor).
  */
 public final class Main {
 
@@ -22,9 +22,10 @@ public final class Main {
     return io.kftrainer.operator.Main.execute(commandLine(streams), streams, args);
   }
 
-  /** The operator's command tree, named {@code trainer}, with {@code local} added. */
+  /** The operator's command tree, named {@code trainer}, with {@code local} and {@code apiserver} added. */
   public static CommandLine commandLine(Streams streams) {
-    CommandLine commandLine = io.kftrainer.operator.Main.commandLine(streams, new LocalCommand(streams));
+    CommandLine commandLine = io.kftrainer.operator.Main.commandLine(streams, new LocalCommand(streams),
+        new ApiServerCommand(streams));
     commandLine.getCommandSpec().name("trainer");
     return commandLine;
   }

@@ -1,0 +1,108 @@
+package io.kftrainer.e2e.chaos;
+
+import io.kftrainer.e2e.support.Locations;
+import io.kftrainer.e2e.support.OperatorJar;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One {@code java -jar trainer.jar <command>} process of a chaos test, its output in {@code target/e2e/<name>.log}:
+ * stopped with SIGTERM ({@link #close()}) or SIGKILL ({@link #kill()}), and killed when the test JVM exits.
+ */
+final class TrainerProcess implements AutoCloseable {
+
+  private final String name;
+  private final Process process;
+  private final Path log;
+  private final Thread killOnExit;
+
+  private TrainerProcess(String name, Process process, Path log) {
+    this.name = name;
+    this.process = process;
+    this.log = log;
+    this.killOnExit = new Thread(process::destroyForcibly, "kill-" + name);
+    Runtime.getRuntime().addShutdownHook(killOnExit);
+  }
+
+  /** Starts {@code trainer.jar args} with {@code env} added (e.g. {@code HOSTNAME}, the leader-election identity). */
+  static TrainerProcess start(String name, List<String> jvmOptions, List<String> args, Map<String, String> env) {
+    Path log = Locations.workDir().resolve(name + ".log");
+    try {
+      Files.createDirectories(log.getParent());
+      ProcessBuilder builder = new ProcessBuilder(OperatorJar.commandLine(jvmOptions, args))
+          .redirectErrorStream(true)
+          .redirectOutput(log.toFile())
+          .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
+      builder.environment().putAll(env);
+      return new TrainerProcess(name, builder.start(), log);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  String name() {
+    return name;
+  }
+
+  long pid() {
+    return process.pid();
+  }
+
+  boolean isAlive() {
+    return process.isAlive();
+  }
+
+  /** SIGKILL, and waits for the process to be gone: no shutdown hook, no Lease release, no goodbye. */
+  void kill() {
+    process.destroyForcibly();
+    try {
+      process.waitFor(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Whether the output so far has a line containing {@code text}. */
+  boolean logged(String text) {
+    try {
+      return Files.exists(log) && Files.readString(log).contains(text);
+    } catch (IOException | UncheckedIOException e) {
+      return false;
+    }
+  }
+
+  /** The last lines of the output, for failure messages. */
+  String logTail(int lines) {
+    try {
+      List<String> all = Files.exists(log) ? Files.readAllLines(log) : List.of();
+      return "--- last lines of " + log + "\n"
+          + String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+    } catch (IOException | UncheckedIOException e) {
+      return "(cannot read " + log + ": " + e + ")";
+    }
+  }
+
+  /** SIGTERM, then SIGKILL after 10 s. */
+  @Override
+  public void close() {
+    process.destroy();
+    try {
+      if (!process.waitFor(10, TimeUnit.SECONDS)) {
+        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+      }
+    } catch (InterruptedException e) {
+      process.destroyForcibly();
+      Thread.currentThread().interrupt();
+    }
+    try {
+      Runtime.getRuntime().removeShutdownHook(killOnExit);
+    } catch (IllegalStateException e) {
+      // the JVM is shutting down: the hook runs anyway
+    }
+  }
+}

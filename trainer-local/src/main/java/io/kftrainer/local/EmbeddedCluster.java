@@ -1,0 +1,53 @@
+package io.kftrainer.local;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kftrainer.apiserver.EmbeddedApiServer;
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * An {@link EmbeddedApiServer} made into a cluster with the trainer installed, what {@code local} and
+ * {@code apiserver} share: the CRDs, the namespaces {@code default} and the operator's, the webhook configurations
+ * with their Service routed to the operator's webhook server ({@link ServiceRoutes}), the
+ * {@link WebhookDispatcher} as the server's admission chain, then the shipped runtimes (which go through the
+ * webhooks' rules; the runtime webhooks are not callable before the operator publishes its CA, and their
+ * {@code failurePolicy} decides).
+ *
+ * @param crds the CRDs installed
+ * @param webhookConfigurations the webhook configurations installed, callable once they have a {@code caBundle}
+ * @param runtimes the ClusterTrainingRuntimes installed
+ * @param dispatcher the admission chain; closed with the cluster
+ */
+record EmbeddedCluster(List<String> crds, List<String> webhookConfigurations, List<String> runtimes,
+    WebhookDispatcher dispatcher) implements AutoCloseable {
+
+  /** The port of the operator's webhook Service, as in {@code manifests/base}. */
+  static final int SERVICE_PORT = 443;
+
+  /**
+   * Installs the trainer into {@code server} through {@code client}; the webhook Service
+   * {@code operatorNamespace/serviceName} is served by {@code webhookServer}'s address at the time of each call.
+   */
+  static EmbeddedCluster install(EmbeddedApiServer server, KubernetesClient client, String operatorNamespace,
+      String serviceName, Supplier<InetSocketAddress> webhookServer) {
+    ClusterBootstrap bootstrap = new ClusterBootstrap(client, EmbeddedCluster.class.getClassLoader());
+    List<String> crds = bootstrap.installCrds();
+    bootstrap.createNamespaces("default", operatorNamespace);
+    List<String> webhookConfigurations = bootstrap.installWebhookConfigurations(operatorNamespace, serviceName);
+    ServiceRoutes routes = new ServiceRoutes().route(operatorNamespace, serviceName, SERVICE_PORT, webhookServer);
+    WebhookDispatcher dispatcher = new WebhookDispatcher(client, routes);
+    dispatcher.start(server);
+    try {
+      return new EmbeddedCluster(crds, webhookConfigurations, bootstrap.installRuntimes(), dispatcher);
+    } catch (RuntimeException e) {
+      dispatcher.close();
+      throw e;
+    }
+  }
+
+  @Override
+  public void close() {
+    dispatcher.close();
+  }
+}
