@@ -19,15 +19,23 @@ median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 # Starts `local` with JVM options $1; sets LOCAL_MS to the milliseconds to its banner and leaves it running as
 # LOCAL_PID (no command substitution: the PID must reach this shell).
 start_local() {
-  local out="$WORK/local.$RANDOM.out" t0
-  t0=$(now_ms)
-  java $1 -jar "$JAR" local --no-execute --port 0 --kubeconfig-out "$WORK/kubeconfig" >"$out" 2>&1 &
-  LOCAL_PID=$!
-  until grep -q "Kubeflow Trainer is running locally" "$out"; do
-    kill -0 $LOCAL_PID 2>/dev/null || { cat "$out" >&2; exit 1; }
-    sleep 0.01
+  local out t0 attempt
+  for attempt in 1 2 3; do
+    out="$WORK/local.$RANDOM.out"
+    t0=$(now_ms)
+    java $1 -jar "$JAR" local --no-execute --port 0 --kubeconfig-out "$WORK/kubeconfig" >"$out" 2>&1 &
+    LOCAL_PID=$!
+    until grep -q "Kubeflow Trainer is running locally" "$out"; do
+      if ! kill -0 $LOCAL_PID 2>/dev/null; then
+        echo "local failed to start (attempt $attempt): $(head -1 "$out")" >&2
+        continue 2
+      fi
+      sleep 0.01
+    done
+    LOCAL_MS=$(( $(now_ms) - t0 ))
+    return 0
   done
-  LOCAL_MS=$(( $(now_ms) - t0 ))
+  exit 1
 }
 
 stop() { kill "$1"; wait "$1" 2>/dev/null || true; }
