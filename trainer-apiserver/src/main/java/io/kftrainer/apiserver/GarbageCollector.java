@@ -142,19 +142,18 @@ final class GarbageCollector implements Consumer<Store.Event>, AutoCloseable {
 
   /** Removes the references of {@code owner}'s dependents to it (propagation policy Orphan). */
   static void orphanDependents(ApiHandler api, Store.Stored owner) {
-    GarbageCollector gc = new GarbageCollector(api);
-    try {
-      for (Store.Stored dependent : api.store().all()) {
-        if (referencesOwner(dependent.object(), owner.uid())) {
-          gc.removeReference(dependent, owner.uid());
-        }
+    for (Store.Stored dependent : api.store().all()) {
+      if (referencesOwner(dependent.object(), owner.uid())) {
+        removeReference(api, dependent, owner.uid());
       }
-    } finally {
-      gc.close();
     }
   }
 
   private void removeReference(Store.Stored dependent, String ownerUid) {
+    removeReference(api, dependent, ownerUid);
+  }
+
+  private static void removeReference(ApiHandler api, Store.Stored dependent, String ownerUid) {
     Store.Stored current = dependent;
     for (int i = 0; i < ATTEMPTS && current != null; i++) {
       ObjectNode changed = current.object().deepCopy();
@@ -167,7 +166,7 @@ final class GarbageCollector implements Consumer<Store.Event>, AutoCloseable {
       if (refs.isEmpty()) {
         ApiHandler.metadata(changed).remove("ownerReferences");
       }
-      ApiHandler.Target target = target(current);
+      ApiHandler.Target target = target(api, current);
       if (target == null || api.commitUpdate(target, current, changed, false) != null) {
         return;
       }
@@ -187,6 +186,10 @@ final class GarbageCollector implements Consumer<Store.Event>, AutoCloseable {
   }
 
   private ApiHandler.Target target(Store.Stored stored) {
+    return target(api, stored);
+  }
+
+  private static ApiHandler.Target target(ApiHandler api, Store.Stored stored) {
     String apiVersion = stored.object().path("apiVersion").asText();
     String version = apiVersion.substring(apiVersion.indexOf('/') + 1);
     String namespace = stored.namespace().isEmpty() ? null : stored.namespace();

@@ -176,4 +176,19 @@ class WatchTest {
       assertThat(watch.isAlive()).isTrue();
     }
   }
+
+  @Test
+  void kubectlGetTrainJobsWatchShowsThePrinterColumns(@TempDir Path dir) {
+    Kubectl kubectl = new Kubectl(server, dir);
+    server.installCrds(TestCrds.trainJobCrd());
+    TestCrds.trainJobs(server.client()).inNamespace("default").resource(TestCrds.trainJob("default", "first", 1))
+        .create();
+    try (Kubectl.Streaming watch = kubectl.start("get", "trainjobs", "-w")) {
+      await().atMost(Duration.ofSeconds(20)).until(() -> watch.lines.stream().anyMatch(l -> l.startsWith("first")));
+      TestCrds.trainJobs(server.client()).inNamespace("default").resource(TestCrds.trainJob("default", "second", 1))
+          .create();
+      await().atMost(Duration.ofSeconds(20)).until(() -> watch.lines.stream().anyMatch(l -> l.startsWith("second")));
+      assertThat(watch.lines.get(0)).containsPattern("NAME\\s+STATE\\s+AGE");
+    }
+  }
 }

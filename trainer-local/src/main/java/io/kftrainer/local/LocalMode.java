@@ -43,8 +43,7 @@ import org.slf4j.LoggerFactory;
  *   <li>starts an {@link EmbeddedApiServer} on 127.0.0.1 (plain HTTP, no authentication);</li>
  *   <li>installs the CRDs, the namespaces {@code default} and {@value OperatorConfig#DEFAULT_OPERATOR_NAMESPACE},
  *       and the webhook configurations of {@code manifests/base} ({@link ClusterBootstrap});</li>
- *   <li>registers the CRD defaulting of the trainer's kinds ({@link CrdDefaultingHook}), then the
- *       {@link WebhookDispatcher}, the API server's admission webhook machinery, with the
+ *   <li>registers the {@link WebhookDispatcher}, the API server's admission webhook machinery, with the
  *       operator's webhook Service routed to the webhook server's port on 127.0.0.1 ({@link ServiceRoutes});</li>
  *   <li>installs the default ClusterTrainingRuntimes;</li>
  *   <li>builds and starts a {@link TrainerOperator} exactly as {@code run} does, with the same components (webhook
@@ -52,8 +51,9 @@ import org.slf4j.LoggerFactory;
  *       health and metrics servers on ephemeral ports, and a client of the embedded server;</li>
  *   <li>waits until the operator's certificate manager has published its CA bundle in the webhook configurations
  *       (the webhooks are callable) and the operator is ready;</li>
- *   <li>reports TrainJob progress ({@link TrainJobProgress}), deletes the children of deleted TrainJobs
- *       ({@link ChildCollector}), and writes the kubeconfig.</li>
+ *   <li>reports TrainJob progress ({@link TrainJobProgress}) and writes the kubeconfig. The server itself
+ *       defaults custom resources from their CRDs' schemas and collects the children of deleted TrainJobs
+ *       (ownerReferences), as kube-apiserver and its garbage collector do.</li>
  * </ol>
  *
  * <p>{@link #apply} then creates objects through the API, webhooks included ({@code --apply}).
@@ -108,7 +108,6 @@ public final class LocalMode implements AutoCloseable {
         webhook.serviceName());
     ServiceRoutes routes = new ServiceRoutes().route(config.operatorNamespace(), webhook.serviceName(), SERVICE_PORT,
         () -> new InetSocketAddress(webhookHost(config.bindAddress()), webhook.port()));
-    CrdDefaultingHook.forTrainerKinds(client.getKubernetesSerialization()).forEach(server::addAdmissionHook);
     WebhookDispatcher dispatcher = new WebhookDispatcher(client, routes);
     resources.add(dispatcher);
     dispatcher.start(server);
@@ -137,7 +136,6 @@ public final class LocalMode implements AutoCloseable {
     SharedIndexInformer<TrainJob> trainJobs = client.resources(TrainJob.class).inAnyNamespace().runnableInformer(0);
     TrainJobProgress progress = new TrainJobProgress(children::of, options.out);
     trainJobs.addEventHandler(progress);
-    trainJobs.addEventHandler(new ChildCollector(client, children));
     resources.add(trainJobs::close);
     trainJobs.start().toCompletableFuture().join();
     SharedIndexInformer<JobSet> jobSets = client.resources(JobSet.class).inAnyNamespace().runnableInformer(0);
