@@ -51,7 +51,15 @@ RUN groupadd --system --gid 65532 nonroot \
 # Owned by root and read-only for the operator.
 COPY --from=build /out/app/ /app/
 
-ENV JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=75"
+# Class-data sharing (AppCDS): a training run of `render` (plugins, model, Jackson, CEL) archives the classes it
+# loads; every start of this image maps them instead of loading and verifying them again. The archive belongs to
+# this exact JRE and jar: the JVM ignores it with a warning if either changes.
+COPY --from=build /src/examples/torch-trainjob.yaml /tmp/training.yaml
+RUN java -XX:ArchiveClassesAtExit=/app/trainer-operator.jsa -jar /app/trainer-operator.jar render -f /tmp/training.yaml \
+      > /dev/null \
+ && rm /tmp/training.yaml
+
+ENV JAVA_TOOL_OPTIONS="-XX:SharedArchiveFile=/app/trainer-operator.jsa -XX:MaxRAMPercentage=75"
 WORKDIR /app
 USER 65532:65532
 

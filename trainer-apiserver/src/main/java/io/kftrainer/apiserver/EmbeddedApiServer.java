@@ -91,6 +91,15 @@ public final class EmbeddedApiServer implements AutoCloseable {
   /** The version reported on {@code /version}. */
   public static final String DEFAULT_SERVER_VERSION = "v1.32.0";
 
+  static {
+    // The JDK server reads sun.net.httpserver.nodelay once per JVM, at its first server: in local mode and in tests
+    // this one comes first, and the operator's webhook server in the same JVM would otherwise keep Nagle on (a
+    // ~40 ms stall per response on delayed ACKs). An explicit setting is respected.
+    if (System.getProperty("sun.net.httpserver.nodelay") == null) {
+      System.setProperty("sun.net.httpserver.nodelay", "true");
+    }
+  }
+
   private final String host;
   private final int requestedPort;
   private final boolean https;

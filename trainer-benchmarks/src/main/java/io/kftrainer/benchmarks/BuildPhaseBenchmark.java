@@ -31,13 +31,18 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>The MPI scenario sees its SSH Secret as existing, as every reconcile after the first does: generating a
  * P-521 key pair is a one-off cost that would otherwise swamp the figure.
+ *
+ * <p>Settings for stable figures on a small, shared machine: 20 s of warm-up per fork (the MPI scenario's ratio
+ * swung from 0.92 to 1.59 with 3 s: C2 had not finished compiling the build path, and the default heap was still
+ * resizing), two forks (one fork's JIT decisions can differ from another's), and a fixed 1 GiB heap with the
+ * parallel collector so that heap sizing and concurrent GC threads do not compete with the measured thread.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Warmup(iterations = 3, time = 2)
+@Warmup(iterations = 10, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(1)
+@Fork(value = 2, jvmArgsAppend = {"-Xms1g", "-Xmx1g", "-XX:+UseParallelGC"})
 public class BuildPhaseBenchmark {
 
   @Param({"torch-4-nodes", "mpi-2-nodes"})

@@ -239,7 +239,9 @@ public final class LocalMode implements AutoCloseable {
         .withWebhook(new OperatorConfig.Webhook(webhookPort, Optional.empty(), defaults.webhook().secretName(),
             defaults.webhook().serviceName()))
         .withPorts(0, 0)
-        .withBindAddress(OperatorConfig.LOOPBACK_ADDRESS));
+        .withBindAddress(OperatorConfig.LOOPBACK_ADDRESS)
+        // the API server is in this process and serves no one else: no client-side rate limit to protect it
+        .withKubeApi(0, defaults.kubeApiBurst()));
   }
 
   private void awaitReady() throws InterruptedException {

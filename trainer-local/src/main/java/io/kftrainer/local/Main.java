@@ -1,5 +1,6 @@
 package io.kftrainer.local;
 
+import io.kftrainer.operator.app.HttpServerNoDelay;
 import io.kftrainer.operator.cli.Streams;
 import picocli.CommandLine;
 
@@ -14,6 +15,8 @@ public final class Main {
   }
 
   public static void main(String[] args) {
+    // before the embedded API server, the first JDK HttpServer of local mode, exists
+    HttpServerNoDelay.enable();
     System.exit(execute(Streams.system(), args));
   }
 

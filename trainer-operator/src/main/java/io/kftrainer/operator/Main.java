@@ -1,5 +1,6 @@
 package io.kftrainer.operator;
 
+import io.kftrainer.operator.app.HttpServerNoDelay;
 import io.kftrainer.operator.cli.ErrorHandler;
 import io.kftrainer.operator.cli.RunCommand;
 import io.kftrainer.operator.cli.Streams;
@@ -27,6 +28,7 @@ public final class Main implements Runnable {
   private CommandSpec spec;
 
   public static void main(String[] args) {
+    HttpServerNoDelay.enable();
     System.exit(execute(Streams.system(), args));
   }
 

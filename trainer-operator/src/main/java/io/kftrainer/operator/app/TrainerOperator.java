@@ -11,6 +11,7 @@ import io.kftrainer.framework.runner.PhaseRunner;
 import io.kftrainer.operator.controller.CacheObjectLookup;
 import io.kftrainer.operator.controller.CachedRuntimeResolver;
 import io.kftrainer.operator.controller.RuntimeSnapshots;
+import io.kftrainer.operator.controller.CompactObjects;
 import io.kftrainer.operator.controller.TrainJobEventSources;
 import io.kftrainer.operator.controller.TrainJobEvents;
 import io.kftrainer.operator.controller.TrainJobReconciler;
@@ -121,7 +122,8 @@ public final class TrainerOperator {
       controller.withGenerationAware(true)
           .withRetry(retry())
           .withReconciliationMaxInterval(config.timings().resyncPeriod())
-          .withFieldManager(TrainJobReconciler.FIELD_MANAGER);
+          .withFieldManager(TrainJobReconciler.FIELD_MANAGER)
+          .withItemStore(CompactObjects.itemStore());
     });
     TrainJobMetrics.register(meterRegistry, cache);
     Operator running = operator;

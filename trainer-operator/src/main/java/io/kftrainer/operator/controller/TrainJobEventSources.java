@@ -103,7 +103,8 @@ public final class TrainJobEventSources {
         .withName(kind.resourceName())
         .withSecondaryToPrimaryMapper(toTrainJobs(kind))
         // plugins look their objects up by name: no primary-to-secondary index is needed
-        .withPrimaryToSecondaryMapper(trainJob -> Set.of());
+        .withPrimaryToSecondaryMapper(trainJob -> Set.of())
+        .withItemStore(CompactObjects.itemStore());
     if (kind.isNamespaced()) {
       configuration.withNamespacesInheritedFromController();
     } else {

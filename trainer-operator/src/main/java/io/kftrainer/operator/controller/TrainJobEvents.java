@@ -4,9 +4,13 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.kftrainer.api.v1alpha1.TrainJob;
 import io.kftrainer.api.v1alpha1.TrainerConstants;
 import io.kftrainer.framework.runner.Conditions;
+import java.net.HttpURLConnection;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -21,7 +25,9 @@ import org.slf4j.LoggerFactory;
  * {@value #RESOURCES_CREATION_FAILED}). A transition to {@code Failed=True} or {@code Created=False} is a Warning,
  * any other a Normal Event, with the condition's reason and message.
  *
- * <p>Messages go through {@link EventMessages} (truncated, secret-looking text redacted). Recording never fails
+ * <p>Messages go through {@link EventMessages} (truncated, secret-looking text redacted). Repeated Events are
+ * aggregated and a TrainJob's Events are rate limited by an {@link EventCorrelator}, as client-go's recorder does:
+ * a repeat patches {@code count} and {@code lastTimestamp} of the Event already recorded. Recording never fails
  * a reconcile: an Event the API server refuses is logged and dropped.
  */
 public final class TrainJobEvents {
@@ -39,6 +45,7 @@ public final class TrainJobEvents {
   private final KubernetesClient client;
   private final String instance;
   private final Clock clock;
+  private final EventCorrelator correlator = new EventCorrelator();
 
   /**
    * @param instance {@code reportingInstance}: which operator process reports (its leader-election identity)
@@ -64,6 +71,45 @@ public final class TrainJobEvents {
   void record(TrainJob trainJob, String type, String reason, String message) {
     Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
     String namespace = trainJob.getMetadata().getNamespace();
+    String text = EventMessages.of(message);
+    String uid = trainJob.getMetadata().getUid();
+    String key = String.join("\u0000", uid, type, reason, text);
+    EventCorrelator.Decision decision = correlator.observe(uid, key, now);
+    try {
+      switch (decision.action()) {
+        case DROP -> LOG.debug("Dropping Event {} {} for TrainJob {}/{}: too many Events for it", type, reason,
+            namespace, trainJob.getMetadata().getName());
+        case PATCH -> {
+          if (!patch(namespace, decision, now)) {
+            correlator.forget(key);
+            create(trainJob, type, reason, text, now, key);
+          }
+        }
+        case CREATE -> create(trainJob, type, reason, text, now, key);
+        default -> throw new IllegalStateException(decision.toString());
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("Cannot record Event {} {} for TrainJob {}/{}: {}", type, reason, namespace,
+          trainJob.getMetadata().getName(), e.getMessage());
+    }
+  }
+
+  /** Patches the count and last time stamp of the existing Event; false if it is gone. */
+  private boolean patch(String namespace, EventCorrelator.Decision decision, Instant now) {
+    String patch = "{\"count\":" + decision.count() + ",\"lastTimestamp\":\"" + now + "\"}";
+    try {
+      return client.v1().events().inNamespace(namespace).withName(decision.name())
+          .patch(PatchContext.of(PatchType.JSON_MERGE), patch) != null;
+    } catch (KubernetesClientException e) {
+      if (e.getCode() == HttpURLConnection.HTTP_NOT_FOUND) {
+        return false;
+      }
+      throw e;
+    }
+  }
+
+  private void create(TrainJob trainJob, String type, String reason, String text, Instant now, String key) {
+    String namespace = trainJob.getMetadata().getNamespace();
     Event event = new EventBuilder()
         .withNewMetadata()
         .withNamespace(namespace)
@@ -79,7 +125,7 @@ public final class TrainJobEvents {
         .endInvolvedObject()
         .withType(type)
         .withReason(reason)
-        .withMessage(EventMessages.of(message))
+        .withMessage(text)
         .withAction("Reconciling")
         .withCount(1)
         .withFirstTimestamp(now.toString())
@@ -88,12 +134,8 @@ public final class TrainJobEvents {
         .withReportingComponent(COMPONENT)
         .withReportingInstance(instance)
         .build();
-    try {
-      client.v1().events().inNamespace(namespace).resource(event).create();
-    } catch (RuntimeException e) {
-      LOG.warn("Cannot record Event {} {} for TrainJob {}/{}: {}", type, reason, namespace,
-          trainJob.getMetadata().getName(), e.getMessage());
-    }
+    client.v1().events().inNamespace(namespace).resource(event).create();
+    correlator.created(key, event.getMetadata().getName(), now);
   }
 
   private static boolean isBad(Condition condition) {

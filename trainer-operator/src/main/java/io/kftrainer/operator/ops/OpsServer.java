@@ -3,6 +3,7 @@ package io.kftrainer.operator.ops;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
+import io.kftrainer.operator.app.HttpServerNoDelay;
 import io.kftrainer.operator.app.OperatorComponent;
 import io.kftrainer.operator.app.Readiness;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -56,6 +57,11 @@ public final class OpsServer implements OperatorComponent {
   static final String OPEN_METRICS_TEXT = "application/openmetrics-text; version=1.0.0; charset=utf-8";
 
   private static final Logger LOG = LoggerFactory.getLogger(OpsServer.class);
+
+  static {
+    // before the first HttpServer of the JVM (see HttpServerNoDelay)
+    HttpServerNoDelay.enable();
+  }
 
   private final String bindAddress;
   private final int healthPort;

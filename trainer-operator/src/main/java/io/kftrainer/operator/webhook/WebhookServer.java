@@ -5,6 +5,7 @@ import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsParameters;
 import com.sun.net.httpserver.HttpsServer;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.kftrainer.operator.app.HttpServerNoDelay;
 import io.kftrainer.operator.app.OperatorComponent;
 import io.kftrainer.operator.app.OperatorContext;
 import io.kftrainer.operator.cert.WebhookCertificates;
@@ -55,6 +56,11 @@ public final class WebhookServer implements OperatorComponent {
 
   private static final Logger LOG = LoggerFactory.getLogger(WebhookServer.class);
   private static final String JSON = "application/json";
+
+  static {
+    // before the first HttpsServer of the JVM: an AdmissionReview otherwise stalls on Nagle + delayed ACK
+    HttpServerNoDelay.enable();
+  }
 
   private final InetSocketAddress address;
   private final WebhookCertificates certificates;
