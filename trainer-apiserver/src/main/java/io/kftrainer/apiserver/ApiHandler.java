@@ -81,6 +81,10 @@ final class ApiHandler implements HttpHandler {
   private final RequestLog requestLog;
   private final Store store;
   private final Discovery discovery;
+  private static final List<AdmissionHook.Phase> ALL_PHASES = List.of(AdmissionHook.Phase.values());
+  private static final List<AdmissionHook.Phase> MUTATING = List.of(AdmissionHook.Phase.MUTATING);
+  private static final List<AdmissionHook.Phase> VALIDATING = List.of(AdmissionHook.Phase.VALIDATING);
+
   private final List<AdmissionHook> hooks = new CopyOnWriteArrayList<>();
   static final int ADMISSIONS_IN_FLIGHT = 16;
   private final java.util.concurrent.Semaphore admissions = new java.util.concurrent.Semaphore(ADMISSIONS_IN_FLIGHT,
@@ -326,7 +330,7 @@ final class ApiHandler implements HttpHandler {
     }
     review.set(STATUS, status);
     List<String> warnings = new ArrayList<>();
-    Response denied = admit(AdmissionRequest.Operation.CREATE, target, review, null, warnings);
+    Response denied = admit(ALL_PHASES, AdmissionRequest.Operation.CREATE, target, review, null, warnings);
     return denied != null ? denied : Response.json(201, review).withWarnings(warnings);
   }
 
@@ -532,8 +536,12 @@ final class ApiHandler implements HttpHandler {
     } else if (target.statusSubresource() && !rp.group().isEmpty()) {
       object.remove(STATUS); // custom resources with a status subresource ignore status on create
     }
+    List<String> metadataErrors = ObjectMetaValidation.errors(metadata);
+    if (!metadataErrors.isEmpty()) {
+      return invalid(target, metadata.path("name").asText(), metadataErrors);
+    }
     validation.prepare(target, object);
-    Response denied = admit(operation, target, object, null, warnings);
+    Response denied = admit(MUTATING, operation, target, object, null, warnings);
     if (denied != null) {
       return denied;
     }
@@ -541,6 +549,10 @@ final class ApiHandler implements HttpHandler {
     List<String> errors = validation.validate(target, object, null);
     if (!errors.isEmpty()) {
       return invalid(target, metadata(object).path("name").asText(), errors);
+    }
+    denied = admit(VALIDATING, operation, target, object, null, warnings);
+    if (denied != null) {
+      return denied;
     }
     metadata = metadata(object);
     metadata.put("uid", UUID.randomUUID().toString());
@@ -612,8 +624,13 @@ final class ApiHandler implements HttpHandler {
   private Response updateObject(Target target, Store.Stored current, ObjectNode changed, List<String> warnings) {
     ResourcePath rp = target.rp();
     ObjectNode candidate = finishUpdate(target, current.object(), changed);
+    List<String> metadataErrors = ObjectMetaValidation.errors(metadata(candidate));
+    if (!metadataErrors.isEmpty()) {
+      return invalid(target, rp.name(), metadataErrors);
+    }
     validation.prepare(target, candidate);
-    Response denied = admit(AdmissionRequest.Operation.UPDATE, target, candidate, current.object(), warnings);
+    Response denied = admit(MUTATING, AdmissionRequest.Operation.UPDATE, target, candidate, current.object(),
+        warnings);
     if (denied != null) {
       return denied;
     }
@@ -622,6 +639,10 @@ final class ApiHandler implements HttpHandler {
     List<String> errors = validation.validate(target, candidate, current.object());
     if (!errors.isEmpty()) {
       return invalid(target, rp.name(), errors);
+    }
+    denied = admit(VALIDATING, AdmissionRequest.Operation.UPDATE, target, candidate, current.object(), warnings);
+    if (denied != null) {
+      return denied;
     }
     return commitUpdate(target, current, candidate, rp.isDryRun());
   }
@@ -957,14 +978,16 @@ final class ApiHandler implements HttpHandler {
   // admission
 
   /**
-   * Runs the hooks on {@code object} (mutating it in place). Returns the denial response, or null when admitted.
+   * Runs the hooks of {@code phases} on {@code object} (mutating it in place). Returns the denial response, or null
+   * when admitted. As kube-apiserver: mutating hooks, then schema validation, then validating hooks, so that a
+   * validating webhook never sees an object of the wrong shape.
    * At most {@link #ADMISSIONS_IN_FLIGHT} requests run their hooks at once, the others wait their turn: hooks call
    * webhook servers, which a burst of simultaneous requests would otherwise flood (kube-apiserver bounds the
    * mutating requests in flight likewise).
    */
-  private Response admit(AdmissionRequest.Operation operation, Target target, ObjectNode object,
-      JsonNode oldObject, List<String> warnings) {
-    if (hooks.isEmpty()) {
+  private Response admit(List<AdmissionHook.Phase> phases, AdmissionRequest.Operation operation, Target target,
+      ObjectNode object, JsonNode oldObject, List<String> warnings) {
+    if (hooks.stream().noneMatch(hook -> phases.contains(hook.phase()))) {
       return null;
     }
     try {
@@ -974,16 +997,16 @@ final class ApiHandler implements HttpHandler {
       return Response.status(503, "ServiceUnavailable", "interrupted while waiting for admission");
     }
     try {
-      return runHooks(operation, target, object, oldObject, warnings);
+      return runHooks(phases, operation, target, object, oldObject, warnings);
     } finally {
       admissions.release();
     }
   }
 
-  private Response runHooks(AdmissionRequest.Operation operation, Target target, ObjectNode object,
-      JsonNode oldObject, List<String> warnings) {
+  private Response runHooks(List<AdmissionHook.Phase> phases, AdmissionRequest.Operation operation, Target target,
+      ObjectNode object, JsonNode oldObject, List<String> warnings) {
     ResourcePath rp = target.rp();
-    for (AdmissionHook.Phase phase : AdmissionHook.Phase.values()) {
+    for (AdmissionHook.Phase phase : phases) {
       for (AdmissionHook hook : hooks) {
         if (hook.phase() != phase) {
           continue;

@@ -62,7 +62,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li><b>JSON merge patch</b> (RFC 7386), <b>JSON patch</b>, and <b>strategic merge patch</b> with the core
  *   kinds' merge keys ({@link Patches#strategicMergePatch}; 415 for custom resources, as kube-apiserver). No-op writes
  *   keep the resourceVersion and send no watch event.</li>
- *   <li><b>Admission hooks</b> ({@link #addAdmissionHook}) on create and update, before schema validation.</li>
+ *   <li><b>Admission hooks</b> ({@link #addAdmissionHook}) on create and update: mutating ones before schema
+ *       validation, validating ones after it (as kube-apiserver).</li>
  *   <li><b>For kubectl</b>: discovery, {@code /version}, a minimal OpenAPI v3 ({@link OpenApi}), {@code meta.k8s.io/v1
  *   Table}s (lists, objects and watch events), CRDs that report themselves Established, the protobuf bodies of
  *   {@code kubectl create namespace|configmap|secret|serviceaccount} ({@link KubernetesProtobuf}).</li>

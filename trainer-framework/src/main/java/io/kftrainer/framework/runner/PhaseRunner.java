@@ -22,6 +22,7 @@ import io.kftrainer.framework.spi.WatchExtension;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
@@ -45,8 +46,9 @@ import java.util.function.Consumer;
  *       with {@link StatusConditions#WITH_CREATED}), the {@link TerminalCondition}, the active deadline.</li>
  * </ol>
  *
- * <p>A plugin that throws is reported as a {@link PluginException} naming it and the phase; the phase then returns
- * nothing, never half a result. Thread-safe when the plugins are.
+ * <p>A plugin that throws, returns an invalid object or (with a timeout, {@link #withCalls}) does not return in
+ * time is reported as a {@link PluginException} naming it and the phase; the phase then returns nothing, never half
+ * a result. Thread-safe when the plugins are.
  */
 public final class PhaseRunner {
 
@@ -63,6 +65,7 @@ public final class PhaseRunner {
   private final List<Watch> watches;
   private final PostExecution postExecution;
   private final RuntimeInfoFactory infoFactory = new RuntimeInfoFactory();
+  private final PluginCalls calls;
 
   /** The start-up phase, writing upstream's condition types ({@link StatusConditions#UPSTREAM}). */
   public PhaseRunner(Collection<? extends Plugin> plugins) {
@@ -71,6 +74,7 @@ public final class PhaseRunner {
 
   /** The start-up phase, writing the condition types {@code conditions}. */
   public PhaseRunner(Collection<? extends Plugin> plugins, StatusConditions conditions) {
+    this.calls = PluginCalls.direct();
     this.plugins = plugins.stream().map(Plugin.class::cast).sorted(PHASE_ORDER).toList();
     rejectDuplicateNames(this.plugins);
     this.validations = implementing(CustomValidation.class);
@@ -88,6 +92,24 @@ public final class PhaseRunner {
           + terminalConditions.stream().map(Plugin::name).toList() + "; at most one may be loaded");
     }
     this.postExecution = new PostExecution(terminalConditions.stream().findFirst(), conditions);
+  }
+
+  /** This runner calling its plugins through {@code pluginCalls} (e.g. with a timeout). */
+  public PhaseRunner withCalls(PluginCalls pluginCalls) {
+    return new PhaseRunner(this, pluginCalls);
+  }
+
+  private PhaseRunner(PhaseRunner other, PluginCalls calls) {
+    this.calls = calls;
+    this.plugins = other.plugins;
+    this.validations = other.validations;
+    this.mlPolicies = other.mlPolicies;
+    this.podGroupPolicies = other.podGroupPolicies;
+    this.podSpecs = other.podSpecs;
+    this.preBuildSyncs = other.preBuildSyncs;
+    this.builders = other.builders;
+    this.watches = other.watches;
+    this.postExecution = other.postExecution;
   }
 
   /** Every plugin, in phase order. */
@@ -121,17 +143,16 @@ public final class PhaseRunner {
    */
   public ValidationResult runPreExecution(RuntimeSource runtime, TrainJob oldTrainJob, TrainJob trainJob,
       ObjectLookup cluster) {
-    RuntimeInfo info = infoFactory.newRuntimeInfo(runtime, trainJob);
-    ValidationContext context = new ValidationContext(trainJob, oldTrainJob, info, cluster);
-    ValidationResult result = ValidationResult.ok();
-    for (CustomValidation plugin : validations) {
-      try {
-        result = result.and(plugin.validate(context));
-      } catch (RuntimeException e) {
-        throw new PluginException(plugin.name(), "CustomValidation", e);
+    return calls.run(session -> {
+      RuntimeInfo info = infoFactory.newRuntimeInfo(runtime, trainJob);
+      ValidationContext context = new ValidationContext(trainJob, oldTrainJob, info, cluster);
+      ValidationResult result = ValidationResult.ok();
+      for (CustomValidation plugin : validations) {
+        ValidationResult own = session.call(plugin, "CustomValidation", () -> plugin.validate(context));
+        result = result.and(own);
       }
-    }
-    return result;
+      return result;
+    });
   }
 
   /**
@@ -139,16 +160,23 @@ public final class PhaseRunner {
    * its child ({@link ChildObjects}).
    */
   public BuildResult runBuild(RuntimeSource runtime, TrainJob trainJob, ObjectLookup cluster) {
-    RuntimeInfo info = infoFactory.newRuntimeInfo(runtime, trainJob);
-    BuildContext context = new BuildContext(trainJob, info, cluster);
-    runEach(mlPolicies, "EnforceMLPolicy", plugin -> plugin.enforceMLPolicy(context));
-    runEach(podGroupPolicies, "EnforcePodGroupPolicy", plugin -> plugin.enforcePodGroupPolicy(context));
-    runEach(podSpecs, "EnforcePodSpec", plugin -> plugin.enforcePodSpec(context));
-    runEach(preBuildSyncs, "PreBuildSync", plugin -> plugin.preBuildSync(context));
-    List<HasMetadata> objects = new ArrayList<>();
-    runEach(builders, "ComponentBuilder", plugin -> objects.addAll(plugin.build(context)));
-    objects.forEach(object -> ChildObjects.adopt(trainJob, object));
-    return new BuildResult(objects, info);
+    return calls.run(session -> {
+      RuntimeInfo info = infoFactory.newRuntimeInfo(runtime, trainJob);
+      BuildContext context = new BuildContext(trainJob, info, cluster);
+      runEach(session, mlPolicies, "EnforceMLPolicy", plugin -> plugin.enforceMLPolicy(context));
+      runEach(session, podGroupPolicies, "EnforcePodGroupPolicy", plugin -> plugin.enforcePodGroupPolicy(context));
+      runEach(session, podSpecs, "EnforcePodSpec", plugin -> plugin.enforcePodSpec(context));
+      runEach(session, preBuildSyncs, "PreBuildSync", plugin -> plugin.preBuildSync(context));
+      List<HasMetadata> objects = new ArrayList<>();
+      List<String> builtBy = new ArrayList<>();
+      for (ComponentBuilder plugin : builders) {
+        List<? extends HasMetadata> built = session.call(plugin, "ComponentBuilder", () -> plugin.build(context));
+        objects.addAll(BuiltObjects.checked(plugin, built));
+        builtBy.addAll(Collections.nCopies(built.size(), plugin.name()));
+      }
+      objects.forEach(object -> ChildObjects.adopt(trainJob, object));
+      return new BuildResult(objects, info, builtBy);
+    });
   }
 
   /**
@@ -157,16 +185,13 @@ public final class PhaseRunner {
    */
   public PostExecutionResult runPostExecution(TrainJob trainJob, BuildOutcome outcome, ObjectLookup cluster,
       Instant now) {
-    return postExecution.run(new StatusContext(trainJob, cluster), outcome, now);
+    return calls.run(session -> postExecution.run(new StatusContext(trainJob, cluster), outcome, now, session));
   }
 
-  private <T extends Plugin> void runEach(List<T> phasePlugins, String phase, Consumer<T> call) {
+  private static <T extends Plugin> void runEach(PluginCalls.Session session, List<T> phasePlugins, String phase,
+      Consumer<T> call) {
     for (T plugin : phasePlugins) {
-      try {
-        call.accept(plugin);
-      } catch (RuntimeException e) {
-        throw new PluginException(plugin.name(), phase, e);
-      }
+      session.call(plugin, phase, () -> call.accept(plugin));
     }
   }
 

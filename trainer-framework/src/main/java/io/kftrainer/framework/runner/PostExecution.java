@@ -32,7 +32,7 @@ final class PostExecution {
     this.createdCondition = conditions == StatusConditions.WITH_CREATED;
   }
 
-  PostExecutionResult run(StatusContext context, BuildOutcome outcome, Instant now) {
+  PostExecutionResult run(StatusContext context, BuildOutcome outcome, Instant now, PluginCalls.Session session) {
     TrainJob trainJob = context.trainJob();
     TrainJobStatus status = copyOf(trainJob.getStatus());
     List<Condition> conditions = status.getConditions();
@@ -59,7 +59,7 @@ final class PostExecution {
           TrainerConstants.REASON_RESUMED, TrainerConstants.MESSAGE_RESUMED, now);
     }
 
-    Optional<TerminalStatus> observed = terminalCondition.flatMap(plugin -> observe(plugin, context));
+    Optional<TerminalStatus> observed = terminalCondition.flatMap(plugin -> observe(plugin, context, session));
     observed.ifPresent(terminal -> {
       if (!terminal.jobsStatus().isEmpty()) {
         status.setJobsStatus(new ArrayList<>(terminal.jobsStatus()));
@@ -104,12 +104,14 @@ final class PostExecution {
         .orElseGet(() -> parse(trainJob.getMetadata().getCreationTimestamp()));
   }
 
-  private static Optional<TerminalStatus> observe(TerminalCondition plugin, StatusContext context) {
-    try {
-      return plugin.terminalStatus(context);
-    } catch (RuntimeException e) {
-      throw new PluginException(plugin.name(), "TerminalCondition", e);
+  private static Optional<TerminalStatus> observe(TerminalCondition plugin, StatusContext context,
+      PluginCalls.Session session) {
+    Optional<TerminalStatus> observed = session.call(plugin, "TerminalCondition", () -> plugin.terminalStatus(context));
+    if (observed == null) {
+      throw new PluginException(plugin.name(), "TerminalCondition",
+          new IllegalStateException("returned null instead of an Optional"));
     }
+    return observed;
   }
 
   private static void set(List<Condition> transitions, List<Condition> conditions, String type, String status,

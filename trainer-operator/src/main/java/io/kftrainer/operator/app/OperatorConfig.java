@@ -34,11 +34,13 @@ import java.util.Set;
  *     {@code Running})
  * @param allowPluginLoadFailures {@code --allow-plugin-load-failures}: start without a plugin jar that cannot be
  *     loaded instead of stopping
+ * @param pluginCallTimeout {@code --plugin-call-timeout}: a plugin call that has not returned by then fails its
+ *     TrainJob's reconcile (or the admission request) naming the plugin
  */
 public record OperatorConfig(Optional<Path> kubeconfig, Path pluginsDir, Set<String> namespaces,
     String operatorNamespace, Webhook webhook, int healthPort, int metricsPort, LeaderElection leaderElection,
     double kubeApiQps, int kubeApiBurst, int trainJobConcurrency, Timings timings, String bindAddress,
-    boolean createdCondition, boolean allowPluginLoadFailures) {
+    boolean createdCondition, boolean allowPluginLoadFailures, Duration pluginCallTimeout) {
 
   public static final String DEFAULT_OPERATOR_NAMESPACE = "kubeflow-system";
   public static final int DEFAULT_WEBHOOK_PORT = 9443;
@@ -50,6 +52,7 @@ public record OperatorConfig(Optional<Path> kubeconfig, Path pluginsDir, Set<Str
   public static final double DEFAULT_KUBE_API_QPS = 50;
   public static final int DEFAULT_KUBE_API_BURST = 100;
   public static final int DEFAULT_TRAINJOB_CONCURRENCY = 5;
+  public static final Duration DEFAULT_PLUGIN_CALL_TIMEOUT = Duration.ofSeconds(5);
   /** Every interface: in a cluster the API server and the kubelet reach the pod's servers on the pod's IP. */
   public static final String DEFAULT_BIND_ADDRESS = "0.0.0.0";
   /** The loopback address that {@code local} mode's servers listen on by default. */
@@ -64,6 +67,10 @@ public record OperatorConfig(Optional<Path> kubeconfig, Path pluginsDir, Set<Str
     Objects.requireNonNull(leaderElection, "leaderElection");
     Objects.requireNonNull(timings, "timings");
     Objects.requireNonNull(bindAddress, "bindAddress");
+    Objects.requireNonNull(pluginCallTimeout, "pluginCallTimeout");
+    if (pluginCallTimeout.isNegative() || pluginCallTimeout.isZero()) {
+      throw new IllegalArgumentException("--plugin-call-timeout must be positive, was " + pluginCallTimeout);
+    }
     if (kubeApiBurst < 1) {
       throw new IllegalArgumentException("--kube-api-burst must be at least 1, was " + kubeApiBurst);
     }
@@ -130,7 +137,8 @@ public record OperatorConfig(Optional<Path> kubeconfig, Path pluginsDir, Set<Str
     return new OperatorConfig(Optional.empty(), Path.of(OperatorPlugins.DEFAULT_PLUGINS_DIR), Set.of(),
         DEFAULT_OPERATOR_NAMESPACE, Webhook.defaults(), DEFAULT_HEALTH_PORT, DEFAULT_METRICS_PORT,
         new LeaderElection(true, DEFAULT_LEASE_NAME), DEFAULT_KUBE_API_QPS, DEFAULT_KUBE_API_BURST,
-        DEFAULT_TRAINJOB_CONCURRENCY, Timings.defaults(), DEFAULT_BIND_ADDRESS, false, false);
+        DEFAULT_TRAINJOB_CONCURRENCY, Timings.defaults(), DEFAULT_BIND_ADDRESS, false, false,
+        DEFAULT_PLUGIN_CALL_TIMEOUT);
   }
 
   public boolean watchesAllNamespaces() {
@@ -139,65 +147,74 @@ public record OperatorConfig(Optional<Path> kubeconfig, Path pluginsDir, Set<Str
 
   public OperatorConfig withKubeconfig(Path path) {
     return new OperatorConfig(Optional.of(path), pluginsDir, namespaces, operatorNamespace, webhook, healthPort,
-        metricsPort, leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings, bindAddress, createdCondition, allowPluginLoadFailures);
+        metricsPort, leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings, bindAddress,
+        createdCondition, allowPluginLoadFailures, pluginCallTimeout);
   }
 
   public OperatorConfig withPluginsDir(Path path) {
     return new OperatorConfig(kubeconfig, path, namespaces, operatorNamespace, webhook, healthPort, metricsPort,
-        leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings, bindAddress, createdCondition, allowPluginLoadFailures);
+        leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings, bindAddress,
+        createdCondition, allowPluginLoadFailures, pluginCallTimeout);
   }
 
   public OperatorConfig withNamespaces(Set<String> watched) {
     return new OperatorConfig(kubeconfig, pluginsDir, watched, operatorNamespace, webhook, healthPort, metricsPort,
-        leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings, bindAddress, createdCondition, allowPluginLoadFailures);
+        leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings, bindAddress,
+        createdCondition, allowPluginLoadFailures, pluginCallTimeout);
   }
 
   public OperatorConfig withOperatorNamespace(String namespace) {
     return new OperatorConfig(kubeconfig, pluginsDir, namespaces, namespace, webhook, healthPort, metricsPort,
-        leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings, bindAddress, createdCondition, allowPluginLoadFailures);
+        leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings, bindAddress,
+        createdCondition, allowPluginLoadFailures, pluginCallTimeout);
   }
 
   public OperatorConfig withWebhook(Webhook options) {
     return new OperatorConfig(kubeconfig, pluginsDir, namespaces, operatorNamespace, options, healthPort, metricsPort,
-        leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings, bindAddress, createdCondition, allowPluginLoadFailures);
+        leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings, bindAddress,
+        createdCondition, allowPluginLoadFailures, pluginCallTimeout);
   }
 
   public OperatorConfig withPorts(int health, int metrics) {
     return new OperatorConfig(kubeconfig, pluginsDir, namespaces, operatorNamespace, webhook, health, metrics,
-        leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings, bindAddress, createdCondition, allowPluginLoadFailures);
+        leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings, bindAddress,
+        createdCondition, allowPluginLoadFailures, pluginCallTimeout);
   }
 
   public OperatorConfig withLeaderElection(LeaderElection election) {
     return new OperatorConfig(kubeconfig, pluginsDir, namespaces, operatorNamespace, webhook, healthPort, metricsPort,
-        election, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings, bindAddress, createdCondition, allowPluginLoadFailures);
+        election, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings, bindAddress,
+        createdCondition, allowPluginLoadFailures, pluginCallTimeout);
   }
 
   public OperatorConfig withKubeApi(double qps, int burst) {
     return new OperatorConfig(kubeconfig, pluginsDir, namespaces, operatorNamespace, webhook, healthPort, metricsPort,
-        leaderElection, qps, burst, trainJobConcurrency, timings, bindAddress, createdCondition, allowPluginLoadFailures);
+        leaderElection, qps, burst, trainJobConcurrency, timings, bindAddress,
+        createdCondition, allowPluginLoadFailures, pluginCallTimeout);
   }
 
   public OperatorConfig withTrainJobConcurrency(int concurrency) {
     return new OperatorConfig(kubeconfig, pluginsDir, namespaces, operatorNamespace, webhook, healthPort, metricsPort,
-        leaderElection, kubeApiQps, kubeApiBurst, concurrency, timings, bindAddress, createdCondition, allowPluginLoadFailures);
+        leaderElection, kubeApiQps, kubeApiBurst, concurrency, timings, bindAddress,
+        createdCondition, allowPluginLoadFailures, pluginCallTimeout);
   }
 
   public OperatorConfig withBindAddress(String address) {
     return new OperatorConfig(kubeconfig, pluginsDir, namespaces, operatorNamespace, webhook, healthPort, metricsPort,
         leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings, address, createdCondition,
-        allowPluginLoadFailures);
+        allowPluginLoadFailures, pluginCallTimeout);
   }
 
   public OperatorConfig withCreatedCondition(boolean enabled) {
     return new OperatorConfig(kubeconfig, pluginsDir, namespaces, operatorNamespace, webhook, healthPort, metricsPort,
         leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings, bindAddress, enabled,
-        allowPluginLoadFailures);
+        allowPluginLoadFailures, pluginCallTimeout);
   }
 
   public OperatorConfig withAllowPluginLoadFailures(boolean allowed) {
     return new OperatorConfig(kubeconfig, pluginsDir, namespaces, operatorNamespace, webhook, healthPort, metricsPort,
         leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings, bindAddress, createdCondition,
-        allowed);
+        allowed, pluginCallTimeout);
   }
 
   /** The condition types the post-execution phase writes. */
@@ -207,6 +224,13 @@ public record OperatorConfig(Optional<Path> kubeconfig, Path pluginsDir, Set<Str
 
   public OperatorConfig withTimings(Timings durations) {
     return new OperatorConfig(kubeconfig, pluginsDir, namespaces, operatorNamespace, webhook, healthPort, metricsPort,
-        leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, durations, bindAddress, createdCondition, allowPluginLoadFailures);
+        leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, durations, bindAddress,
+        createdCondition, allowPluginLoadFailures, pluginCallTimeout);
+  }
+
+  public OperatorConfig withPluginCallTimeout(Duration timeout) {
+    return new OperatorConfig(kubeconfig, pluginsDir, namespaces, operatorNamespace, webhook, healthPort, metricsPort,
+        leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings, bindAddress, createdCondition,
+        allowPluginLoadFailures, timeout);
   }
 }

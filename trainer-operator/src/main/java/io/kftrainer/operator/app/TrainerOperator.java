@@ -8,6 +8,7 @@ import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
 import io.javaoperatorsdk.operator.processing.retry.GenericRetry;
 import io.kftrainer.framework.runner.PhaseRunner;
+import io.kftrainer.framework.runner.PluginCalls;
 import io.kftrainer.operator.controller.CacheObjectLookup;
 import io.kftrainer.operator.controller.CachedRuntimeResolver;
 import io.kftrainer.operator.controller.RuntimeSnapshots;
@@ -83,7 +84,7 @@ public final class TrainerOperator {
         throw error;
       });
     }
-    this.runner = plugins.runner();
+    this.runner = plugins.runner().withCalls(PluginCalls.withTimeout(config.pluginCallTimeout()));
     this.meterRegistry = builder.meterRegistry != null ? builder.meterRegistry : new SimpleMeterRegistry();
     this.clock = builder.clock;
     this.identity = builder.identity != null ? builder.identity : "trainer-operator_" + UUID.randomUUID();

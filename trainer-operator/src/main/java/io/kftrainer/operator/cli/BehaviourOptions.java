@@ -1,6 +1,8 @@
 package io.kftrainer.operator.cli;
 
+import io.kftrainer.framework.runner.PluginCalls;
 import io.kftrainer.operator.app.OperatorConfig;
+import java.time.Duration;
 import picocli.CommandLine.Option;
 
 /** The options of {@code run} and {@code local} that change what the operator does, not where it runs. */
@@ -19,8 +21,17 @@ public final class BehaviourOptions {
           + "stop with an error naming the jar: a missing validation plugin would admit what it should reject).")
   private boolean allowPluginLoadFailures;
 
+  @Option(names = "--plugin-call-timeout", paramLabel = "SECONDS", defaultValue = "5",
+      description = "A plugin call that has not returned after this many seconds is abandoned: the TrainJob's "
+          + "reconcile fails naming the plugin (Warning Event, retried with back-off), an admission request is "
+          + "denied. A plugin that ignores the interruption keeps a thread; at most "
+          + PluginCalls.STUCK_CALLS_PER_PLUGIN + " per plugin, then its calls are refused until one returns "
+          + "(default: ${DEFAULT-VALUE}).")
+  private double pluginCallTimeoutSeconds;
+
   /** {@code config} with these options. */
   public OperatorConfig applyTo(OperatorConfig config) {
-    return config.withCreatedCondition(createdCondition).withAllowPluginLoadFailures(allowPluginLoadFailures);
+    return config.withCreatedCondition(createdCondition).withAllowPluginLoadFailures(allowPluginLoadFailures)
+        .withPluginCallTimeout(Duration.ofNanos(Math.round(pluginCallTimeoutSeconds * 1e9)));
   }
 }

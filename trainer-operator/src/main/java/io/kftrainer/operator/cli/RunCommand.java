@@ -123,7 +123,8 @@ public final class RunCommand implements Callable<Integer> {
         new OperatorConfig.Webhook(webhookPort, Optional.ofNullable(webhookCertDir), webhookSecretName,
             webhookServiceName),
         healthPort, metricsPort, new OperatorConfig.LeaderElection(leaderElect, leaseName), kubeApiQps, kubeApiBurst,
-        trainJobConcurrency, OperatorConfig.Timings.defaults(), bindAddress, false, false);
+        trainJobConcurrency, OperatorConfig.Timings.defaults(), bindAddress, false, false,
+        OperatorConfig.DEFAULT_PLUGIN_CALL_TIMEOUT);
     return behaviour.applyTo(config);
   }
 

@@ -8,7 +8,8 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * The message of a child that could not be applied: {@code apply <Kind> <namespace>/<name>: <cause>}, for the
+ * The message of a child that could not be applied:
+ * {@code apply <Kind> <namespace>/<name> (built by plugin <Name>): <cause>}, for the
  * {@code Created} condition and the Warning Event, where the TrainJob's owner reads it.
  *
  * <p>The cause is the API server's answer when there is one ({@code <code> <reason>: <message>} of its Status), else
@@ -29,7 +30,13 @@ final class ApplyFailureMessages {
   }
 
   static String of(HasMetadata object, KubernetesClientException e) {
-    return "apply " + object.getKind() + " " + nameOf(object) + ": " + causeOf(e);
+    return of(object, "", e);
+  }
+
+  /** The message naming {@code builder}, the plugin that built the object (none when empty). */
+  static String of(HasMetadata object, String builder, KubernetesClientException e) {
+    String builtBy = builder.isEmpty() ? "" : " (built by plugin " + builder + ")";
+    return "apply " + object.getKind() + " " + nameOf(object) + builtBy + ": " + causeOf(e);
   }
 
   private static String nameOf(HasMetadata object) {

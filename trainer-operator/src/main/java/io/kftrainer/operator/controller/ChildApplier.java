@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.kftrainer.api.v1alpha1.TrainJob;
+import io.kftrainer.framework.runner.BuildResult;
 import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -36,19 +37,19 @@ final class ChildApplier {
   /**
    * Applies each object that differs from its cached state, in order; returns how many were written.
    *
-   * @throws ChildApplyException if a write fails, naming the object and the cause
+   * @throws ChildApplyException if a write fails, naming the object, the plugin that built it and the cause
    */
-  int applyAll(List<HasMetadata> desired) {
+  int applyAll(BuildResult built) {
     int written = 0;
-    for (HasMetadata object : desired) {
-      if (apply(object)) {
+    for (int i = 0; i < built.objects().size(); i++) {
+      if (apply(built.objects().get(i), built.builders().get(i))) {
         written++;
       }
     }
     return written;
   }
 
-  private boolean apply(HasMetadata desired) {
+  private boolean apply(HasMetadata desired, String builder) {
     Optional<? extends HasMetadata> observed = observed(desired);
     if (observed.isPresent() && isApplied(tree(observed.get()), JsonSubset.comparable(tree(desired)))) {
       return false;
@@ -62,7 +63,7 @@ final class ChildApplier {
       applied = client.resource(desired).fieldManager(TrainJobReconciler.FIELD_MANAGER).forceConflicts()
           .serverSideApply();
     } catch (KubernetesClientException e) {
-      throw new ChildApplyException(ApplyFailureMessages.of(desired, e), e);
+      throw new ChildApplyException(ApplyFailureMessages.of(desired, builder, e), e);
     }
     cache.recordWrite(applied, observed);
     LOG.info("Applied {} {}/{}", desired.getKind(), desired.getMetadata().getNamespace(),

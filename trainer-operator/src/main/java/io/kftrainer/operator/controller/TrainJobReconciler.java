@@ -139,14 +139,14 @@ public final class TrainJobReconciler implements Reconciler<TrainJob> {
         return BuildOutcome.runtimeUnavailable(TrainerConstants.REASON_TRAINING_RUNTIME_NOT_SUPPORTED,
             missing.field() + ": " + missing.message());
       }
-      children.applyAll(runner.runBuild(runtime.get(), trainJob, cache).objects());
+      children.applyAll(runner.runBuild(runtime.get(), trainJob, cache));
       return BuildOutcome.created();
     } catch (UnsupportedRuntimeException e) {
       return BuildOutcome.runtimeUnavailable(TrainerConstants.REASON_TRAINING_RUNTIME_NOT_SUPPORTED, e.getMessage());
     } catch (PluginException | RuntimeSnapshotException | ChildApplyException | KubernetesClientException e) {
-      LOG.warn("Cannot reconcile the objects of TrainJob {}/{}: {}", trainJob.getMetadata().getNamespace(),
-          trainJob.getMetadata().getName(), e.getMessage());
       String error = EventMessages.of(e.getMessage());
+      LOG.warn("Cannot reconcile the objects of TrainJob {}/{}: {}", trainJob.getMetadata().getNamespace(),
+          trainJob.getMetadata().getName(), error);
       events.resourcesFailed(trainJob, error);
       return BuildOutcome.buildFailed(reasonOf(e), error);
     }

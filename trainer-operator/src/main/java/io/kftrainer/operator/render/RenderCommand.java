@@ -1,6 +1,8 @@
 package io.kftrainer.operator.render;
 
 import ch.qos.logback.classic.Level;
+import io.kftrainer.framework.runner.PluginCalls;
+import io.kftrainer.operator.app.OperatorConfig;
 import io.kftrainer.operator.cli.Logging;
 import io.kftrainer.operator.cli.PluginsDirOption;
 import io.kftrainer.operator.cli.Streams;
@@ -56,7 +58,8 @@ public final class RenderCommand implements Callable<Integer> {
       err.println(e.getMessage());
       return 1;
     }
-    RenderResult result = new Renderer(pluginsDir.load().runner()).render(files);
+    RenderResult result = new Renderer(pluginsDir.load().runner()
+        .withCalls(PluginCalls.withTimeout(OperatorConfig.DEFAULT_PLUGIN_CALL_TIMEOUT))).render(files);
     result.warnings().forEach(warning -> err.println("Warning: " + warning));
     result.errors().forEach(err::println);
     if (!result.succeeded()) {

@@ -2,6 +2,8 @@ package io.kftrainer.operator.runtime;
 
 import io.kftrainer.api.v1alpha1.TrainJob;
 import io.kftrainer.api.v1alpha1.TrainerConstants;
+import io.kftrainer.framework.model.FieldError;
+import io.kftrainer.framework.model.FieldPath;
 import io.kftrainer.framework.model.RuntimeSource;
 import io.kftrainer.framework.model.ValidationResult;
 import io.kftrainer.framework.runner.PhaseRunner;
@@ -35,6 +37,13 @@ public final class TrainJobValidator {
    * @throws io.kftrainer.framework.runner.PluginException if a plugin fails
    */
   public ValidationResult validate(TrainJob oldTrainJob, TrainJob trainJob, ObjectLookup cluster) {
+    // the CRD does not require spec (as upstream's): without it there is no runtime to look up
+    if (trainJob.getSpec() == null) {
+      return ValidationResult.of(FieldError.required(FieldPath.of("spec"), "spec.runtimeRef is required"));
+    }
+    if (trainJob.getSpec().getRuntimeRef() == null) {
+      return ValidationResult.of(FieldError.required(FieldPath.of("spec", "runtimeRef"), ""));
+    }
     RuntimeKey key;
     try {
       key = RuntimeKey.of(trainJob);

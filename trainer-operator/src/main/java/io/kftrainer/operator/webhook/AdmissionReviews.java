@@ -59,6 +59,11 @@ public final class AdmissionReviews {
     AdmissionResponse response;
     try {
       response = handler.admit(request);
+    } catch (UndecodableObjectException e) {
+      String kind = request.getKind() == null ? "" : request.getKind().getKind();
+      String group = request.getKind() == null ? "" : request.getKind().getGroup();
+      response = Admission.denied(Admission.invalid(group, kind, request.getName(), List.of(e.error())),
+          List.of());
     } catch (PluginException e) {
       LOG.warn("Admission of {} {} failed: {}", request.getKind() == null ? "?" : request.getKind().getKind(),
           objectName(request), e.getMessage(), e);

@@ -46,6 +46,13 @@ final class RequestObjects {
     if (value == null) {
       throw new IllegalArgumentException("the admission request has no " + field);
     }
-    return serialization.convertValue(value, type);
+    try {
+      return serialization.convertValue(value, type);
+    } catch (IllegalArgumentException e) {
+      if (e.getCause() instanceof com.fasterxml.jackson.databind.JsonMappingException mapping) {
+        throw new UndecodableObjectException(mapping);
+      }
+      throw e;
+    }
   }
 }

@@ -6,6 +6,7 @@ import io.kftrainer.operator.app.OperatorConfig;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -49,12 +50,12 @@ class RunCommandTest {
         "--webhook-port=10443", "--webhook-cert-dir=/certs", "--webhook-secret-name=s", "--webhook-service-name=svc",
         "--operator-namespace=ops", "--health-port=1", "--metrics-port=2", "--leader-elect=false",
         "--leader-election-lease-name=lease", "--kube-api-qps=7.5", "--kube-api-burst=9", "--trainjob-concurrency=3",
-        "--bind-address=10.0.0.5", "--created-condition", "--allow-plugin-load-failures");
+        "--bind-address=10.0.0.5", "--created-condition", "--allow-plugin-load-failures", "--plugin-call-timeout=2.5");
 
     assertThat(config).isEqualTo(new OperatorConfig(Optional.of(Path.of("/tmp/kc")), Path.of("/plugins"),
         Set.of("team-a", "team-b"), "ops", new OperatorConfig.Webhook(10443, Optional.of(Path.of("/certs")), "s",
             "svc"), 1, 2, new OperatorConfig.LeaderElection(false, "lease"), 7.5, 9, 3,
-        OperatorConfig.Timings.defaults(), "10.0.0.5", true, true));
+        OperatorConfig.Timings.defaults(), "10.0.0.5", true, true, Duration.ofMillis(2500)));
   }
 
   @Test
@@ -78,7 +79,7 @@ class RunCommandTest {
         "(default: true)", "--leader-election-lease-name=NAME", "(default: trainer.kubeflow.org)",
         "--kube-api-qps=QPS", "(default: 50)", "--kube-api-burst=N", "(default: 100)", "--trainjob-concurrency=N",
         "(default: 5)", "--bind-address=ADDRESS", "(default: 0.0.0.0, every interface)",
-        "--created-condition", "--allow-plugin-load-failures");
+        "--created-condition", "--allow-plugin-load-failures", "--plugin-call-timeout=SECONDS");
   }
 
   @Test

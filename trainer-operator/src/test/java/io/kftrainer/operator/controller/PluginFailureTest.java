@@ -67,7 +67,7 @@ class PluginFailureTest {
   }
 
   /** A plugin jar as a third party ships it: the class and its ServiceLoader registration. */
-  private static void writePluginJar(Path jar, Class<? extends Plugin> plugin) throws IOException {
+  static void writePluginJar(Path jar, Class<? extends Plugin> plugin) throws IOException {
     String classFile = plugin.getName().replace('.', '/') + ".class";
     try (OutputStream file = Files.newOutputStream(jar); JarOutputStream out = new JarOutputStream(file);
         InputStream bytes = plugin.getClassLoader().getResourceAsStream(classFile)) {
