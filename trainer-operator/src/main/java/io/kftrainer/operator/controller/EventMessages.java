@@ -11,9 +11,9 @@ import java.util.regex.Pattern;
  * <p>Messages carry exception text the operator does not control (a plugin's, the API server's), and Events are
  * readable by far more people than Secrets. So PEM blocks and long base64 runs (key material, Secret
  * {@code data} values) are replaced by {@value #REDACTED} before anything is recorded. The operator itself never
- * puts an object's content into a message.
+ * puts an object's content into a message. The admission webhooks use the same text for their answers and logs.
  */
-final class EventMessages {
+public final class EventMessages {
 
   static final int MAX_LENGTH = 950;
   static final String REDACTED = "[redacted]";
@@ -26,7 +26,8 @@ final class EventMessages {
   private EventMessages() {
   }
 
-  static String of(String message) {
+  /** {@code message} truncated and with secret-looking material redacted. */
+  public static String of(String message) {
     String text = message == null ? "" : message;
     text = PEM.matcher(text).replaceAll(REDACTED);
     text = redactBase64(text);

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.admission.v1.AdmissionResponse;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionReview;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.kftrainer.framework.runner.PluginException;
+import io.kftrainer.operator.controller.EventMessages;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Objects;
@@ -65,13 +66,16 @@ public final class AdmissionReviews {
       response = Admission.denied(Admission.invalid(group, kind, request.getName(), List.of(e.error())),
           List.of());
     } catch (PluginException e) {
+      // a plugin's message is text we do not control: redacted in the log (no stack trace repeating it) and answer
+      String message = EventMessages.of(e.getMessage());
       LOG.warn("Admission of {} {} failed: {}", request.getKind() == null ? "?" : request.getKind().getKind(),
-          objectName(request), e.getMessage(), e);
-      response = Admission.denied(Admission.internalError(e.getMessage()), List.of());
+          objectName(request), message);
+      response = Admission.denied(Admission.internalError(message), List.of());
     } catch (RuntimeException e) {
       LOG.error("Admission of {} {} failed", request.getKind() == null ? "?" : request.getKind().getKind(),
           objectName(request), e);
-      response = Admission.denied(Admission.internalError("the trainer webhook failed: " + e), List.of());
+      response = Admission.denied(Admission.internalError(EventMessages.of("the trainer webhook failed: " + e)),
+          List.of());
     }
     response.setUid(request.getUid());
     return response;

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequest;
 import io.kftrainer.api.v1alpha1.TrainJob;
+import io.kftrainer.framework.runner.PluginException;
 import io.kftrainer.testkit.Fixtures;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -56,6 +57,21 @@ class AdmissionReviewsTest {
     assertThat(answer.at("/response/status/reason").asText()).isEqualTo("InternalError");
     assertThat(answer.at("/response/status/message").asText())
         .isEqualTo("the trainer webhook failed: java.lang.IllegalStateException: boom");
+  }
+
+  @Test
+  void aFailingPluginsMessageIsAnsweredWithoutKeyMaterial() {
+    AdmissionRequest request = TestingAdmission.create(trainJob);
+    String key = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAA\n"
+        + "-----END OPENSSH PRIVATE KEY-----";
+
+    JsonNode answer = json(reviews.answer(bytes(TestingAdmission.review(request)), r -> {
+      throw new PluginException("Leaky", "CustomValidation", new IllegalStateException("cannot use " + key));
+    }));
+
+    assertThat(answer.at("/response/status/code").asInt()).isEqualTo(500);
+    assertThat(answer.at("/response/status/message").asText())
+        .contains("plugin Leaky", "[redacted]").doesNotContain("PRIVATE KEY", "b3BlbnNzaC1rZXktdjEA");
   }
 
   @ParameterizedTest(name = "{0}")
