@@ -10,6 +10,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Consumer;
@@ -23,7 +24,9 @@ import java.util.function.Consumer;
  *   are deleted, and once none is left the finalizer goes and with it the owner.</li>
  *   <li>Orphan: the owner's references are removed from its dependents before the owner is deleted.</li>
  * </ul>
- * A dependent with another owner that still exists only loses the reference to the deleted one.
+ * A dependent with another owner that still exists only loses the reference to the deleted one. An object created
+ * with owner references none of which exists (a controller acting on a stale cache after the owner went) is
+ * deleted, as Kubernetes' collector deletes dependents whose owners are all absent.
  */
 final class GarbageCollector implements Consumer<Store.Event>, AutoCloseable {
 
@@ -38,6 +41,9 @@ final class GarbageCollector implements Consumer<Store.Event>, AutoCloseable {
     return thread;
   });
 
+  /** The uids of the stored objects, kept from the store's events so that a new dependent's check costs nothing. */
+  private final Set<String> live = ConcurrentHashMap.newKeySet();
+
   GarbageCollector(ApiHandler api) {
     this.api = api;
   }
@@ -45,6 +51,19 @@ final class GarbageCollector implements Consumer<Store.Event>, AutoCloseable {
   @Override
   public void accept(Store.Event event) {
     Store.Stored object = event.object();
+    if (event.type().equals("ADDED")) {
+      live.add(object.uid());
+      if (!hasLiveOwner(object.object(), live)) {
+        // the uid set may lag a concurrent commit: the collector's thread checks against the store itself
+        submit(() -> {
+          if (!hasLiveOwner(object.object(), uids())) {
+            delete(object, "Background");
+          }
+        });
+      }
+    } else if (event.type().equals("DELETED")) {
+      live.remove(object.uid());
+    }
     if (event.type().equals("DELETED")) {
       submit(() -> {
         collectDependentsOf(object.uid());
@@ -195,6 +214,20 @@ final class GarbageCollector implements Consumer<Store.Event>, AutoCloseable {
     String namespace = stored.namespace().isEmpty() ? null : stored.namespace();
     return api.target(new ResourcePath(stored.kind().group(), version, namespace, stored.kind().plural(),
         stored.name(), null, Map.of()));
+  }
+
+  /** True when {@code object} has no owner references, or one of them names an object in {@code uids}. */
+  private static boolean hasLiveOwner(JsonNode object, Set<String> uids) {
+    JsonNode refs = object.path("metadata").path("ownerReferences");
+    if (refs.isEmpty()) {
+      return true;
+    }
+    for (JsonNode ref : refs) {
+      if (uids.contains(ref.path("uid").asText())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean referencesOwner(JsonNode object, String ownerUid) {

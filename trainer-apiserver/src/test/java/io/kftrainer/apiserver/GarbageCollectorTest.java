@@ -63,6 +63,22 @@ class GarbageCollectorTest {
   }
 
   @Test
+  void anObjectCreatedAfterItsOwnerWentIsCollected() {
+    ConfigMap owner = owner("late");
+    OwnerReference stale = ref(owner);
+    client().configMaps().inNamespace("late").withName("owner").delete();
+    await().atMost(Duration.ofSeconds(10)).until(() -> client().configMaps().inNamespace("late").withName("owner")
+        .get() == null);
+
+    // a controller acting on a stale cache: the owner is gone by the time its dependent is created
+    dependent("late", "stale-child", stale);
+    dependent("late", "unowned");
+
+    await().atMost(Duration.ofSeconds(10)).until(() -> secret("late", "stale-child") == null);
+    assertThat(secret("late", "unowned")).isNotNull();
+  }
+
+  @Test
   void foregroundKeepsTheOwnerUntilItsDependentsAreGone() {
     ConfigMap owner = owner("fg");
     Secret child = dependent("fg", "child", ref(owner));
