@@ -25,7 +25,8 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code allowWatchBookmarks=true}: a BOOKMARK with the current resourceVersion at a fixed interval.</li>
  *   <li>Label and field selectors: an object that starts matching is ADDED, one that stops matching DELETED.</li>
  *   <li>{@code timeoutSeconds} (default 30 minutes) ends the stream.</li>
- *   <li>WebSocket upgrade requests get 503, which fabric8 takes as "use HTTP watches".</li>
+ *   <li>WebSocket upgrade requests get 200 with a Status, which fabric8 takes as "use HTTP watches" at once. (It
+ *   also falls back on 503, but only after retrying that server error with back-off, about 20 s per informer.)</li>
  * </ul>
  */
 final class Watches {
@@ -44,7 +45,7 @@ final class Watches {
 
   void serve(HttpExchange exchange, ApiHandler.Target target, boolean table) throws IOException {
     if ("websocket".equalsIgnoreCase(exchange.getRequestHeaders().getFirst("Upgrade"))) {
-      reject(exchange, Response.status(503, "ServiceUnavailable",
+      reject(exchange, Response.status(200, "ServiceUnavailable",
           "this server serves watches over HTTP streaming, not WebSocket"));
       return;
     }

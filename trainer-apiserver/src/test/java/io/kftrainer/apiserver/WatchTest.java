@@ -165,6 +165,22 @@ class WatchTest {
   }
 
   @Test
+  void aWebSocketUpgradeIsAnsweredWithoutAServerErrorSoFabric8FallsBackAtOnce() throws Exception {
+    // fabric8 falls back to HTTP watches on 200 or 503, but retries a 503 with back-off first (about 20 s)
+    java.net.URI uri = java.net.URI.create(server.url());
+    try (java.net.Socket socket = new java.net.Socket(uri.getHost(), uri.getPort())) {
+      socket.getOutputStream().write(("GET /api/v1/namespaces/w/configmaps?watch=true HTTP/1.1\r\n"
+          + "Host: " + uri.getHost() + "\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
+          + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n")
+          .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      String statusLine = new java.io.BufferedReader(new java.io.InputStreamReader(socket.getInputStream(),
+          java.nio.charset.StandardCharsets.US_ASCII)).readLine();
+
+      assertThat(statusLine).isEqualTo("HTTP/1.1 200 OK");
+    }
+  }
+
+  @Test
   void kubectlGetWatch(@TempDir Path dir) {
     Kubectl kubectl = new Kubectl(server, dir);
     configMap("first", "1", Map.of());
