@@ -26,7 +26,7 @@ class ApiFaultsTest {
 
   private static final int TRAINJOBS = Integer.getInteger("chaos.trainjobs", 200);
   private static final String FAULTS = System.getProperty("chaos.faults",
-      "rate=0.1,kinds=500,429,conflict,timeout,watch-drop,delay=200ms,watch-life=10s,seed=12");
+      "rate=0.1,kinds=500,429,conflict,timeout,watch-drop,delay=200ms,watch-life=2s,seed=12");
   private static final Duration DEADLINE = Duration.ofSeconds(120 + TRAINJOBS / 2);
 
   private record Run(long millis, long requests, Map<String, Long> faults, long testRetries, String summary) {
