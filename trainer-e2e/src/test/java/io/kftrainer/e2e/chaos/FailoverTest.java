@@ -1,5 +1,6 @@
 package io.kftrainer.e2e.chaos;
 
+import io.kftrainer.e2e.support.TrainerProcess;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 

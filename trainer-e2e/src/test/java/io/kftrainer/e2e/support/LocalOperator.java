@@ -37,20 +37,16 @@ public final class LocalOperator implements AutoCloseable {
   private static final String SHIPPED_RUNTIME = "torch-distributed";
 
   private final String name;
-  private final Process process;
+  private final TrainerProcess process;
   private final Path kubeconfig;
-  private final Path log;
-  private final Thread killOnExit;
   private final AtomicInteger namespaces = new AtomicInteger();
   private final List<KubernetesClient> clients = new ArrayList<>();
   private KubernetesClient client;
 
-  private LocalOperator(String name, Process process, Path kubeconfig, Path log) {
+  private LocalOperator(String name, TrainerProcess process, Path kubeconfig) {
     this.name = name;
     this.process = process;
     this.kubeconfig = kubeconfig;
-    this.log = log;
-    this.killOnExit = new Thread(process::destroyForcibly, "kill-local-operator-" + name);
   }
 
   /**
@@ -63,32 +59,25 @@ public final class LocalOperator implements AutoCloseable {
     Instant started = Instant.now();
     Path dir = Locations.workDir().resolve(name);
     Path kubeconfig = dir.resolve("kubeconfig");
-    Path log = Locations.workDir().resolve(name + ".log");
-    Process process;
     try {
       Files.createDirectories(dir);
       Files.deleteIfExists(kubeconfig);
-      // these tests play the JobSet controller themselves (StandInJobSetController): no pods run
-      List<String> local = new ArrayList<>(List.of("local", "--port", "0", "--kubeconfig-out", kubeconfig.toString(),
-          "--no-execute"));
-      local.addAll(args);
-      ProcessBuilder builder = new ProcessBuilder(OperatorJar.commandLine(List.of("-Xmx768m"), local))
-          .redirectErrorStream(true)
-          .redirectOutput(log.toFile())
-          .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
-      process = builder.start();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    LocalOperator operator = new LocalOperator(name, process, kubeconfig, log);
-    Runtime.getRuntime().addShutdownHook(operator.killOnExit);
+    // these tests play the JobSet controller themselves (StandInJobSetController): no pods run
+    List<String> local = new ArrayList<>(List.of("local", "--port", "0", "--kubeconfig-out", kubeconfig.toString(),
+        "--no-execute"));
+    local.addAll(args);
+    LocalOperator operator = new LocalOperator(name,
+        TrainerProcess.start(name, List.of("-Xmx768m"), local, Map.of()), kubeconfig);
     try {
       operator.awaitReady();
     } catch (RuntimeException | Error e) {
       String tail = operator.logTail(60);
       operator.close();
       throw new AssertionError("local mode " + name + " did not become ready within " + START_TIMEOUT + ": " + e
-          + "\n--- last lines of " + log + "\n" + tail, e);
+          + "\n" + tail, e);
     }
     System.out.printf("local mode %s ready in %d ms (%s)%n", name,
         Duration.between(started, Instant.now()).toMillis(), operator.client.getMasterUrl());
@@ -176,34 +165,15 @@ public final class LocalOperator implements AutoCloseable {
 
   /** The last {@code lines} lines of the process's output, for failure messages. */
   public String logTail(int lines) {
-    try {
-      List<String> all = Files.exists(log) ? Files.readAllLines(log) : List.of();
-      return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
-    } catch (IOException | UncheckedIOException e) {
-      return "(cannot read " + log + ": " + e + ")";
-    }
+    return process.logTail(lines);
   }
 
   @Override
   public void close() {
     clients.forEach(KubernetesClient::close);
-    process.destroy();
-    try {
-      if (!process.waitFor(10, TimeUnit.SECONDS)) {
-        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-      }
-    } catch (InterruptedException e) {
-      process.destroyForcibly();
-      Thread.currentThread().interrupt();
-    }
-    try {
-      Runtime.getRuntime().removeShutdownHook(killOnExit);
-    } catch (IllegalStateException e) {
-      // the JVM is already shutting down: the hook runs anyway
-    }
+    process.close();
   }
 
-  /** The process exited while the test waited for it: no point waiting for the deadline. */
   private static final class ProcessDiedException extends IllegalStateException {
 
     private static final long serialVersionUID = 1L;

@@ -3,6 +3,7 @@ package io.kftrainer.operator.controller.chaos;
 import io.kftrainer.framework.spi.BuildContext;
 import io.kftrainer.framework.spi.EnforcePodSpec;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.Objects;
 
 /**
@@ -27,7 +28,7 @@ public final class BlockingPlugin implements EnforcePodSpec {
         Map.of());
     if ("block".equals(labels.get("chaos"))) {
       try {
-        Thread.sleep(Long.MAX_VALUE);
+        new CountDownLatch(1).await(); // never counted down: the call returns only when interrupted
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new IllegalStateException("interrupted");

@@ -3,6 +3,8 @@ package io.kftrainer.operator.controller.chaos;
 import io.kftrainer.framework.spi.BuildContext;
 import io.kftrainer.framework.spi.EnforcePodSpec;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.Objects;
 
 /**
@@ -26,14 +28,11 @@ public final class SlowPlugin implements EnforcePodSpec {
     Map<String, String> labels = Objects.requireNonNullElse(context.trainJob().getMetadata().getLabels(),
         Map.of());
     if ("slow".equals(labels.get("chaos"))) {
-      long end = System.nanoTime() + 800_000_000L;
-      while (System.nanoTime() < end) {
-        try {
-          Thread.sleep(50);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          return;
-        }
+      try {
+        // 0.8 s of "work": a wait nothing ends early but an interrupt
+        new CountDownLatch(1).await(800, TimeUnit.MILLISECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
       }
     }
   }

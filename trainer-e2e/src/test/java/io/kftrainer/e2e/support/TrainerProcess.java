@@ -1,7 +1,5 @@
-package io.kftrainer.e2e.chaos;
+package io.kftrainer.e2e.support;
 
-import io.kftrainer.e2e.support.Locations;
-import io.kftrainer.e2e.support.OperatorJar;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -11,10 +9,10 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One {@code java -jar trainer.jar <command>} process of a chaos test, its output in {@code target/e2e/<name>.log}:
+ * One {@code java -jar trainer.jar <command>} process of a test (local mode, the API server alone, an operator), its output in {@code target/e2e/<name>.log}:
  * stopped with SIGTERM ({@link #close()}) or SIGKILL ({@link #kill()}), and killed when the test JVM exits.
  */
-final class TrainerProcess implements AutoCloseable {
+public final class TrainerProcess implements AutoCloseable {
 
   private final String name;
   private final Process process;
@@ -30,7 +28,7 @@ final class TrainerProcess implements AutoCloseable {
   }
 
   /** Starts {@code trainer.jar args} with {@code env} added (e.g. {@code HOSTNAME}, the leader-election identity). */
-  static TrainerProcess start(String name, List<String> jvmOptions, List<String> args, Map<String, String> env) {
+  public static TrainerProcess start(String name, List<String> jvmOptions, List<String> args, Map<String, String> env) {
     Path log = Locations.workDir().resolve(name + ".log");
     try {
       Files.createDirectories(log.getParent());
@@ -45,20 +43,25 @@ final class TrainerProcess implements AutoCloseable {
     }
   }
 
-  String name() {
+  public String name() {
     return name;
   }
 
-  long pid() {
+  public long pid() {
     return process.pid();
   }
 
-  boolean isAlive() {
+  public boolean isAlive() {
     return process.isAlive();
   }
 
+  /** The exit code; only once the process has ended. */
+  public int exitValue() {
+    return process.exitValue();
+  }
+
   /** SIGKILL, and waits for the process to be gone: no shutdown hook, no Lease release, no goodbye. */
-  void kill() {
+  public void kill() {
     process.destroyForcibly();
     try {
       process.waitFor(10, TimeUnit.SECONDS);
@@ -68,7 +71,7 @@ final class TrainerProcess implements AutoCloseable {
   }
 
   /** Whether the output so far has a line containing {@code text}. */
-  boolean logged(String text) {
+  public boolean logged(String text) {
     try {
       return Files.exists(log) && Files.readString(log).contains(text);
     } catch (IOException | UncheckedIOException e) {
@@ -77,7 +80,7 @@ final class TrainerProcess implements AutoCloseable {
   }
 
   /** The last lines of the output, for failure messages. */
-  String logTail(int lines) {
+  public String logTail(int lines) {
     try {
       List<String> all = Files.exists(log) ? Files.readAllLines(log) : List.of();
       return "--- last lines of " + log + "\n"
