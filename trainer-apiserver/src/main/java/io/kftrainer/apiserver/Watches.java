@@ -22,7 +22,8 @@ import java.util.concurrent.TimeUnit;
  *   is older than the server's history.</li>
  *   <li>{@code sendInitialEvents=true}: the current objects, then a BOOKMARK annotated
  *   {@code k8s.io/initial-events-end}.</li>
- *   <li>{@code allowWatchBookmarks=true}: a BOOKMARK with the current resourceVersion at a fixed interval.</li>
+ *   <li>{@code allowWatchBookmarks=true}: a BOOKMARK with the current resourceVersion once the backlog is sent,
+ *   then at a fixed interval.</li>
  *   <li>Label and field selectors: an object that starts matching is ADDED, one that stops matching DELETED.</li>
  *   <li>{@code timeoutSeconds} (default 30 minutes) ends the stream.</li>
  *   <li>WebSocket upgrade requests get 200 with a Status, which fabric8 takes as "use HTTP watches" at once. (It
@@ -68,6 +69,9 @@ final class Watches {
     exchange.getResponseHeaders().set("Content-Type", Response.JSON);
     exchange.sendResponseHeaders(200, 0);
     OutputStream out = exchange.getResponseBody();
+    // kube-apiserver sends the headers at once; clients (fabric8's informers) count a watch as open only then,
+    // and without a flush the JDK server holds them until the first event or bookmark, up to 10 s later
+    out.flush();
     Store.Watch watch;
     try {
       watch = store.watch(target.kind(), from);
@@ -83,7 +87,10 @@ final class Watches {
         drainInitial(watch, selection, rp, table, out);
         write(out, bookmark(target, store.resourceVersion(), true));
       }
-      long nextBookmark = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(bookmarkIntervalMillis);
+      // The first BOOKMARK goes out as soon as the backlog is sent, the next ones at the interval. Clients may get a
+      // bookmark at any time; fabric8's HTTP watch counts as watching (informer healthy, operator ready) only once
+      // it has read a first line, which otherwise came a whole interval later on a quiet kind.
+      long nextBookmark = System.nanoTime();
       FaultInjector.WatchStream faults = api.faults().watchStream();
       while (true) {
         long now = System.nanoTime();
