@@ -1,13 +1,14 @@
 package io.kftrainer.apiserver;
 
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 
@@ -33,6 +34,8 @@ import java.util.concurrent.TimeUnit;
 final class Watches {
 
   private static final long DEFAULT_TIMEOUT_SECONDS = 1800;
+  /** See {@link #write}. */
+  private static final ObjectWriter WATCH_LINES = Json.MAPPER.writer().with(JsonWriteFeature.ESCAPE_NON_ASCII);
 
   private final Store store;
   private final ApiHandler api;
@@ -173,8 +176,15 @@ final class Watches {
     return line;
   }
 
+  /**
+   * One event per line, in ASCII: characters beyond it as JSON escapes ({@code \\u00fc}), which every JSON client
+   * reads as the same string. fabric8 7.5.2's HTTP watch decodes each chunk it receives on its own and appends the
+   * decoder's whole buffer: after a multi-byte UTF-8 character the next event started with NULs, which fabric8 then
+   * parsed as YAML ("special characters are not allowed"), and the informer stopped, and the operator with it.
+   */
   private static void write(OutputStream out, JsonNode line) throws IOException {
-    out.write((line.toString() + "\n").getBytes(StandardCharsets.UTF_8));
+    out.write(WATCH_LINES.writeValueAsBytes(line));
+    out.write('\n');
     out.flush();
   }
 

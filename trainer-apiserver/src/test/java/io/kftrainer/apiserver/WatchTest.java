@@ -167,6 +167,53 @@ class WatchTest {
   }
 
   @Test
+  void fabric8WatchesReadEveryStringThroughMultiByteAndControlCharacters() {
+    // fabric8's HTTP watch decoded each chunk alone and kept the decoder's spare buffer: NULs after a multi-byte
+    // character, the next event parsed as YAML, the watch closed ("special characters are not allowed")
+    List<String> values = List.of("ünïcødé-名前-😀-\u200b-\u202e", "a\nb\u0000c\u001b[31m", "x\u0085y\u2028z",
+        "plain");
+    List<String> seen = new CopyOnWriteArrayList<>();
+    List<WatcherException> closed = new CopyOnWriteArrayList<>();
+    Watcher<ConfigMap> watcher = new Watcher<>() {
+      @Override
+      public void eventReceived(Action action, ConfigMap resource) {
+        if (action == Action.ADDED) {
+          seen.add(resource.getData().get("v"));
+        }
+      }
+
+      @Override
+      public void onClose(WatcherException cause) {
+        closed.add(cause);
+      }
+    };
+    try (var watch = server.client().configMaps().inNamespace("w").watch(watcher)) {
+      for (int i = 0; i < values.size(); i++) {
+        configMap("c" + i, values.get(i), Map.of());
+      }
+      await().atMost(Duration.ofSeconds(10)).until(() -> seen.size() == values.size() || !closed.isEmpty());
+
+      assertThat(closed).isEmpty();
+      assertThat(seen).containsExactlyElementsOf(values);
+    }
+  }
+
+  @Test
+  void watchLinesAreAsciiWithTheSameStrings() throws Exception {
+    configMap("u", "名前-😀\u0000", Map.of());
+    HttpRequest request = HttpRequest.newBuilder(URI.create(server.url()
+        + "/api/v1/namespaces/w/configmaps?watch=true&timeoutSeconds=1")).timeout(Duration.ofSeconds(20)).build();
+
+    byte[] body = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()
+        .send(request, HttpResponse.BodyHandlers.ofByteArray()).body();
+
+    String line = new String(body, StandardCharsets.ISO_8859_1);
+    assertThat(line).endsWith("\n");
+    assertThat(line.strip().chars()).as("the bytes of the event line").allMatch(c -> c >= 0x20 && c <= 0x7e);
+    assertThat(Json.MAPPER.readTree(line).at("/object/data/v").asText()).isEqualTo("名前-😀\u0000");
+  }
+
+  @Test
   void anInformerCountsAsWatchingWellBeforeTheBookmarkInterval() {
     // fabric8 marks an HTTP watch as started when it reads a first line; operators' readiness waits on that
     try (EmbeddedApiServer quiet = EmbeddedApiServer.builder().bookmarkInterval(Duration.ofMinutes(1)).start();
