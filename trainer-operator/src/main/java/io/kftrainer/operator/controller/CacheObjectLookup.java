@@ -2,9 +2,11 @@ package io.kftrainer.operator.controller;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.javaoperatorsdk.operator.api.reconciler.ResourceCache;
+import io.javaoperatorsdk.operator.health.InformerHealthIndicator;
 import io.javaoperatorsdk.operator.api.reconciler.dependent.RecentOperationCacheFiller;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.ManagedInformerEventSource;
 import io.kftrainer.api.v1alpha1.TrainJob;
 import io.kftrainer.framework.spi.ObjectLookup;
 import java.util.List;
@@ -42,6 +44,28 @@ public final class CacheObjectLookup implements ObjectLookup {
   /** Whether objects of this type are cached (an informer watches them). */
   public boolean isCached(Class<? extends HasMetadata> type) {
     return type == TrainJob.class ? trainJobs != null : informers.containsKey(type);
+  }
+
+  /**
+   * Whether the controller's informers (TrainJobs, runtimes, the kinds plugins watch) are registered, running and
+   * have listed their objects once. Before that a lookup may read an existing object as absent, or fail inside the
+   * informer.
+   */
+  public boolean isSynced() {
+    ResourceCache<TrainJob> primary = trainJobs;
+    return primary != null && !informers.isEmpty() && synced(primary)
+        && informers.values().stream().allMatch(CacheObjectLookup::synced);
+  }
+
+  private static boolean synced(Object cache) {
+    if (!(cache instanceof ManagedInformerEventSource<?, ?, ?> source)) {
+      return true;
+    }
+    if (!source.isRunning()) {
+      return false; // and JOSDK's informer manager does not exist yet: its lookups throw NullPointerException
+    }
+    Map<String, InformerHealthIndicator> indicators = source.informerHealthIndicators();
+    return !indicators.isEmpty() && indicators.values().stream().allMatch(InformerHealthIndicator::hasSynced);
   }
 
   @Override

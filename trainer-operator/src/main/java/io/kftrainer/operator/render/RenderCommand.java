@@ -19,12 +19,14 @@ import picocli.CommandLine.Spec;
 /**
  * {@code trainer-operator render}: prints the objects the operator would apply for the TrainJobs of the input,
  * without a cluster ({@link Renderer}). Only the objects go to stdout; warnings ({@code Warning: ...}) and errors go
- * to stderr. Exit 1 when any TrainJob is invalid or a plugin fails, with nothing on stdout.
+ * to stderr. Exit 1 when any TrainJob is invalid or a plugin fails, with nothing on stdout. Secrets are printed
+ * with their values redacted ({@link RedactedSecrets}).
  */
 @Command(name = "render", mixinStandardHelpOptions = true,
     description = {"Print the objects the operator would create for TrainJobs, without a cluster.",
         "Input documents may mix TrainJobs, TrainingRuntimes and ClusterTrainingRuntimes; a TrainJob may also "
-            + "refer to a runtime shipped with the operator (torch-distributed, ...)."})
+            + "refer to a runtime shipped with the operator (torch-distributed, ...).",
+        "The values of Secrets (MPI's SSH keys) are printed as [redacted]."})
 public final class RenderCommand implements Callable<Integer> {
 
   private final Streams streams;
@@ -65,7 +67,7 @@ public final class RenderCommand implements Callable<Integer> {
     if (!result.succeeded()) {
       return 1;
     }
-    spec.commandLine().getOut().print(output.format(result.objects()));
+    spec.commandLine().getOut().print(output.format(RedactedSecrets.of(result.objects())));
     return 0;
   }
 }

@@ -9,6 +9,7 @@ import io.kftrainer.operator.app.HttpServerNoDelay;
 import io.kftrainer.operator.app.OperatorComponent;
 import io.kftrainer.operator.app.OperatorContext;
 import io.kftrainer.operator.cert.WebhookCertificates;
+import io.kftrainer.operator.controller.CacheObjectLookup;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -18,10 +19,12 @@ import java.time.Clock;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 import org.slf4j.Logger;
@@ -44,8 +47,12 @@ import org.slf4j.LoggerFactory;
  *       policy).</li>
  * </ul>
  *
- * <p>{@link #isServing()} (the readiness check {@value #READINESS_CHECK}) is true once the server listens with a
- * certificate.
+ * <p>The TrainJob validating webhook reads runtimes from the controller's informer caches: until they are synced
+ * it answers {@code 503} with {@code Retry-After: 1} and says why (it used to deny with a
+ * {@code NullPointerException}), and the API server's {@code failurePolicy} decides. The other webhooks read no
+ * cache and answer from the start (the shipped runtimes are admitted while the operator starts).
+ * {@link #isServing()} (the readiness check {@value #READINESS_CHECK}) is true once the server listens with a
+ * certificate and the caches are synced: a starting replica stays out of the webhook Service.
  */
 public final class WebhookServer implements OperatorComponent {
 
@@ -56,6 +63,8 @@ public final class WebhookServer implements OperatorComponent {
 
   private static final Logger LOG = LoggerFactory.getLogger(WebhookServer.class);
   private static final String JSON = "application/json";
+  /** The paths whose handler reads the controller's informer caches. */
+  private static final Set<String> READS_CACHES = Set.of(WebhookPaths.VALIDATE_TRAINJOB);
 
   static {
     // before the first HttpsServer of the JVM: an AdmissionReview otherwise stalls on Nagle + delayed ACK
@@ -66,15 +75,26 @@ public final class WebhookServer implements OperatorComponent {
   private final WebhookCertificates certificates;
   private final Map<String, AdmissionHandler> handlers;
   private final AdmissionReviews reviews;
+  private final BooleanSupplier cachesSynced;
   private volatile HttpsServer server;
   private ThreadPoolExecutor executor;
 
+  /** A server whose handlers read no informer cache. */
   public WebhookServer(InetSocketAddress address, WebhookCertificates certificates,
       Map<String, AdmissionHandler> handlers, KubernetesSerialization serialization) {
+    this(address, certificates, handlers, serialization, () -> true);
+  }
+
+  /**
+   * @param cachesSynced whether the informer caches the TrainJob validating webhook reads are synced
+   */
+  public WebhookServer(InetSocketAddress address, WebhookCertificates certificates,
+      Map<String, AdmissionHandler> handlers, KubernetesSerialization serialization, BooleanSupplier cachesSynced) {
     this.address = Objects.requireNonNull(address, "address");
     this.certificates = Objects.requireNonNull(certificates, "certificates");
     this.handlers = Map.copyOf(handlers);
     this.reviews = new AdmissionReviews(serialization);
+    this.cachesSynced = Objects.requireNonNull(cachesSynced, "cachesSynced");
   }
 
   /**
@@ -92,7 +112,7 @@ public final class WebhookServer implements OperatorComponent {
         new InetSocketAddress(context.config().bindAddress(), context.config().webhook().port()),
         WebhookCertificates.forConfig(context.config(), context.client(), clock),
         WebhookPaths.handlers(context.runner(), context.runtimes(), context.cluster(), clock, serialization),
-        serialization);
+        serialization, context.cluster() instanceof CacheObjectLookup cache ? cache::isSynced : () -> true);
     context.readiness().register(READINESS_CHECK, server::isServing);
     return server;
   }
@@ -150,9 +170,9 @@ public final class WebhookServer implements OperatorComponent {
     certificates.stop();
   }
 
-  /** Whether the server listens and has a certificate to present. */
+  /** Whether the server listens, has a certificate to present and every webhook can answer. */
   public boolean isServing() {
-    return server != null && certificates.keyManager().current().isPresent();
+    return server != null && certificates.keyManager().current().isPresent() && cachesSynced.getAsBoolean();
   }
 
   /** The port listened on (the chosen one when the address asked for port 0). */
@@ -183,6 +203,12 @@ public final class WebhookServer implements OperatorComponent {
       byte[] body = readBounded(exchange);
       if (body == null) {
         reply(exchange, 413, "the body exceeds " + MAX_REQUEST_BYTES + " bytes");
+        return;
+      }
+      if (READS_CACHES.contains(exchange.getHttpContext().getPath()) && !cachesSynced.getAsBoolean()) {
+        exchange.getResponseHeaders().set("Retry-After", "1");
+        reply(exchange, 503, "the trainer operator is starting: its caches of TrainingRuntimes and "
+            + "ClusterTrainingRuntimes are not synced yet");
         return;
       }
       byte[] answer;

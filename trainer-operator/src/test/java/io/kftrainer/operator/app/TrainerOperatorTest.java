@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.kftrainer.api.jobset.v1alpha2.JobSet;
 import io.kftrainer.api.v1alpha1.TrainingRuntime;
+import io.kftrainer.operator.controller.CacheObjectLookup;
 import io.kftrainer.operator.controller.TestCluster;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -85,6 +86,35 @@ class TrainerOperatorTest {
     cluster.awaitJobSet(ns, "after");
     assertThat(TestCluster.reconcilesStarted(follower.meterRegistry())).isPositive();
     assertThat(lease(ns).getSpec().getHolderIdentity()).isEqualTo(follower.identity());
+  }
+
+  @Test
+  void theCachesTheWebhooksReadAreSyncedAfterTheComponentsStartAndOnAFollowerToo() {
+    // components (the webhook server) start before the controller's informers: the webhook waits for isSynced
+    String ns = "synced";
+    OperatorConfig config = withLeaderElection(TestCluster.config(pluginsDir), ns);
+    List<Boolean> syncedAtStart = new CopyOnWriteArrayList<>();
+    OperatorComponent.Factory probe = context -> new OperatorComponent() {
+      @Override
+      public String name() {
+        return "probe";
+      }
+
+      @Override
+      public void start() {
+        syncedAtStart.add(((CacheObjectLookup) context.cluster()).isSynced());
+      }
+
+      @Override
+      public void stop() {
+      }
+    };
+    TrainerOperator first = cluster.startOperator(config, builder -> builder.identity("first").component(probe));
+    TrainerOperator second = cluster.startOperator(config, builder -> builder.identity("second").component(probe));
+
+    assertThat(syncedAtStart).containsExactly(false, false);
+    await().atMost(TestCluster.TIMEOUT).until(() -> first.cache().isSynced() && second.cache().isSynced());
+    assertThat(first.isLeader() && second.isLeader()).isFalse();
   }
 
   @Test

@@ -28,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -77,6 +78,23 @@ class TrainJobControllerTest {
           || stored.getStatus().getConditions().isEmpty();
     });
     assertThat(cluster.events(ns, "alpha")).isEmpty();
+  }
+
+  @Test
+  void anImageOfAnyCharactersIsBuiltAsGivenAndTheOperatorGoesOn() throws Exception {
+    // kube-apiserver stores any string as image (the kubelet fails the pod with InvalidImageName); such a TrainJob
+    // once stopped the TrainJob informer, and the operator with it (the embedded server's watch lines, fabric8)
+    String ns = "strange-image";
+    String image = "ünïcødé-名前-😀-\u200b-\u202e\nb\u0000c\u001b[31m";
+    cluster.createRuntimes(ns);
+    cluster.createTrainJob(ns, "strange", tj -> tj.getSpec().getTrainer().setImage(image));
+    cluster.createTrainJob(ns, "after", tj -> {
+    });
+
+    assertThat(cluster.awaitJobSet(ns, "strange").getSpec().getReplicatedJobs().get(0).getTemplate().getSpec()
+        .getTemplate().getSpec().getContainers().get(0).getImage()).isEqualTo(image);
+    cluster.awaitJobSet(ns, "after");
+    assertThat(operator.awaitTermination(0, TimeUnit.SECONDS)).isEmpty();
   }
 
   @Test

@@ -47,6 +47,8 @@ import java.time.temporal.ChronoUnit;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import javax.net.ssl.SSLContext;
@@ -251,6 +253,38 @@ class WebhookServerTest {
   }
 
   @Test
+  void untilTheCachesAreSyncedTheTrainJobValidatorAnswers503AndTheServerIsNotReady() throws Exception {
+    AtomicBoolean synced = new AtomicBoolean();
+    WebhookServer starting = server(apiServer, new TestingClock(START), synced::get);
+    starting.start();
+    try {
+      HttpClient client = client(publishedCaBundle(), SERVICE_HOST);
+      String review = TestingAdmission.review(TestingAdmission.create(trainJob(tj -> {
+      })));
+
+      HttpResponse<String> validating = post(client, starting.port(), WebhookPaths.VALIDATE_TRAINJOB, review);
+      HttpResponse<String> defaulting = post(client, starting.port(), WebhookPaths.MUTATE_TRAINJOB, review);
+
+      assertThat(starting.isServing()).isFalse();
+      assertThat(validating.statusCode()).isEqualTo(503);
+      assertThat(validating.headers().firstValue("Retry-After")).hasValue("1");
+      assertThat(validating.body()).isEqualTo("the trainer operator is starting: its caches of TrainingRuntimes and "
+          + "ClusterTrainingRuntimes are not synced yet\n");
+      assertThat(defaulting.statusCode()).as("a webhook that reads no cache answers").isEqualTo(200);
+
+      synced.set(true);
+
+      assertThat(starting.isServing()).isTrue();
+      HttpResponse<String> ready = post(client, starting.port(), WebhookPaths.VALIDATE_TRAINJOB, review);
+      assertThat(ready.statusCode()).isEqualTo(200);
+      assertThat(TestingAdmission.SERIALIZATION.unmarshal(ready.body(), AdmissionReview.class).getResponse()
+          .getAllowed()).isTrue();
+    } finally {
+      starting.stop();
+    }
+  }
+
+  @Test
   void aPortInUseFailsTheStartAndLeavesNothingServing() {
     GeneratedCertificates certificates = new GeneratedCertificates(apiServer.newClient(), NAMESPACE, SECRET, SERVICE,
         new TestingClock(START), new RotationPolicy(), Duration.ofHours(1));
@@ -264,13 +298,17 @@ class WebhookServerTest {
   // ---------------------------------------------------------------------------------------------------------------
 
   private static WebhookServer server(EmbeddedApiServer apiServer, TestingClock clock) {
+    return server(apiServer, clock, () -> true);
+  }
+
+  private static WebhookServer server(EmbeddedApiServer apiServer, TestingClock clock, BooleanSupplier cachesSynced) {
     RuntimeCatalog runtimes = new RuntimeCatalog(List.of(clusterRuntimeSource()));
     GeneratedCertificates certificates = new GeneratedCertificates(apiServer.newClient(), NAMESPACE, SECRET, SERVICE,
         clock, new RotationPolicy(), Duration.ofHours(1));
     return new WebhookServer(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), certificates,
         WebhookPaths.handlers(OperatorPlugins.load(Path.of("target/no-plugins")).runner(), runtimes,
             ObjectLookup.empty(), clock, TestingAdmission.SERIALIZATION),
-        TestingAdmission.SERIALIZATION);
+        TestingAdmission.SERIALIZATION, cachesSynced);
   }
 
   private static X509Certificate presented(String caBundle, int port) throws Exception {
@@ -303,6 +341,13 @@ class WebhookServerTest {
       throws IOException, InterruptedException {
     HttpRequest request = HttpRequest.newBuilder(uri(path)).header("Content-Type", contentType)
         .POST(HttpRequest.BodyPublishers.ofString(body)).build();
+    return client.send(request, HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static HttpResponse<String> post(HttpClient client, int port, String path, String review)
+      throws IOException, InterruptedException {
+    HttpRequest request = HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + path))
+        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(review)).build();
     return client.send(request, HttpResponse.BodyHandlers.ofString());
   }
 
