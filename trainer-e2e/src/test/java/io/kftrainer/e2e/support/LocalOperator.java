@@ -56,6 +56,15 @@ public final class LocalOperator implements AutoCloseable {
    * @param args more arguments for {@code local}, e.g. {@code --plugins-dir DIR}
    */
   public static LocalOperator start(String name, List<String> args) {
+    return start(name, args, false);
+  }
+
+  /** Like {@link #start(String, List)}, with the executor on: pods run as processes of this machine. */
+  public static LocalOperator startExecuting(String name, List<String> args) {
+    return start(name, args, true);
+  }
+
+  private static LocalOperator start(String name, List<String> args, boolean execute) {
     Instant started = Instant.now();
     Path dir = Locations.workDir().resolve(name);
     Path kubeconfig = dir.resolve("kubeconfig");
@@ -65,9 +74,11 @@ public final class LocalOperator implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    // these tests play the JobSet controller themselves (StandInJobSetController): no pods run
-    List<String> local = new ArrayList<>(List.of("local", "--port", "0", "--kubeconfig-out", kubeconfig.toString(),
-        "--no-execute"));
+    // most tests play the JobSet controller themselves (StandInJobSetController): no pods run
+    List<String> local = new ArrayList<>(List.of("local", "--port", "0", "--kubeconfig-out", kubeconfig.toString()));
+    if (!execute) {
+      local.add("--no-execute");
+    }
     local.addAll(args);
     LocalOperator operator = new LocalOperator(name,
         TrainerProcess.start(name, List.of("-Xmx768m"), local, Map.of()), kubeconfig);
@@ -161,6 +172,11 @@ public final class LocalOperator implements AutoCloseable {
 
   public String createNamespace(String prefix) {
     return createNamespace(prefix, Map.of());
+  }
+
+  /** The file the process's stdout and stderr go to. */
+  public Path log() {
+    return process.log();
   }
 
   /** The last {@code lines} lines of the process's output, for failure messages. */

@@ -51,6 +51,11 @@ public final class TrainerProcess implements AutoCloseable {
     return process.pid();
   }
 
+  /** The file the process's stdout and stderr go to. */
+  public Path log() {
+    return log;
+  }
+
   public boolean isAlive() {
     return process.isAlive();
   }
