@@ -132,6 +132,15 @@ final class Kubelet {
     run.startTime = Instant.now();
     runs.put(id, run);
     events.pod(pod, "Normal", "Scheduled", "Successfully assigned " + id + " to " + NODE_NAME);
+    Optional<String> invalidImage = allContainers(pod).stream().map(c -> ImageReference.error(c.getImage()))
+        .flatMap(Optional::stream).findFirst();
+    if (invalidImage.isPresent()) {
+      events.pod(pod, "Warning", "InspectFailed", invalidImage.get());
+      events.pod(pod, "Warning", "Failed", "Error: InvalidImageName");
+      run.failBeforeStart("InvalidImageName", invalidImage.get());
+      writeStatus(pod, run);
+      return;
+    }
     for (Container c : allContainers(pod)) {
       events.pod(pod, "Normal", "Pulled", "Container image \"" + c.getImage() + "\" not pulled: the local executor "
           + "runs container \"" + c.getName() + "\" with this machine's tools");

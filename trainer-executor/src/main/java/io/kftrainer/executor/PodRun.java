@@ -101,6 +101,17 @@ final class PodRun {
     failedToStart = message;
   }
 
+  /** Fails the pod before any container starts, each container terminated with {@code reason} (128). */
+  void failBeforeStart(String reason, String message) {
+    failedToStart = message;
+    for (State state : states.values()) {
+      state.exitCode = 128;
+      state.reason = reason;
+      state.message = message;
+      state.finishedAt = Instant.now();
+    }
+  }
+
   String failure() {
     return failedToStart;
   }

@@ -26,6 +26,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The executor against the embedded API server, with {@code /bin/sh} pods: the objects the JobSet and Job
@@ -239,6 +241,56 @@ class LocalExecutorTest {
         .withLabel("jobset.sigs.k8s.io/jobset-name", "failing").list().getItems())
         .noneMatch(p -> "Running".equals(p.getStatus().getPhase())));
     assertThat(PROGRESS).anySatisfy(line -> assertThat(line).startsWith("jobset default/failing: restarting"));
+  }
+
+  @Test
+  void anImageTheKubeletCannotParseFailsThePodWithInvalidImageNameAndRunsNothing() {
+    // the API server stores any string as image; a real kubelet refuses it, so the executor does too
+    create("""
+        apiVersion: jobset.x-k8s.io/v1alpha2
+        kind: JobSet
+        metadata: {name: bad-image}
+        spec:
+          replicatedJobs:
+          - name: node
+            template:
+              spec:
+                backoffLimit: 0
+                template:
+                  spec:
+                    restartPolicy: Never
+                    containers:
+                    - name: node
+                      image: "Ünïcødé-名前:latest"
+                      command: [sh, -c, 'echo ran']
+        """);
+
+    JobSet failed = awaitCondition("bad-image", "Failed");
+
+    assertThat(failed.getStatus().getConditions()).filteredOn(c -> c.getType().equals("Failed")).singleElement()
+        .satisfies(c -> assertThat(c.getMessage()).contains("container node exited with code 128")
+            .contains("couldn't parse image name \"Ünïcødé-名前:latest\": invalid reference format"));
+    Pod pod = client.pods().inNamespace(NS).withLabel("jobset.sigs.k8s.io/jobset-name", "bad-image").list()
+        .getItems().get(0);
+    assertThat(pod.getStatus().getPhase()).isEqualTo("Failed");
+    assertThat(pod.getStatus().getContainerStatuses()).singleElement()
+        .satisfies(c -> assertThat(c.getState().getTerminated().getReason()).isEqualTo("InvalidImageName"));
+    assertThat(log(pod.getMetadata().getName(), "node", null)).doesNotContain("ran");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"busybox", "pytorch/pytorch:2.5.0-cuda12.1", "registry.example.com:5000/team/train:v1",
+      "ghcr.io/kubeflow/trainer@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+      "[::1]:5000/x:1", "a__b/c--d.e"})
+  void validImagesPassTheKubeletsCheck(String image) {
+    assertThat(ImageReference.error(image)).isEmpty();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"team/Train", "a b", "x:", "x:tag:other", "-leading", "image\n", "名前", "x@sha256:12"})
+  void invalidImagesFailTheKubeletsCheck(String image) {
+    assertThat(ImageReference.error(image)).hasValue("Failed to apply default image tag \"" + image
+        + "\": couldn't parse image name \"" + image + "\": invalid reference format");
   }
 
   @Test
