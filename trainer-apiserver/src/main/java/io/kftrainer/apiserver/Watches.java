@@ -177,10 +177,11 @@ final class Watches {
   }
 
   /**
-   * One event per line, in ASCII: characters beyond it as JSON escapes ({@code \\u00fc}), which every JSON client
-   * reads as the same string. fabric8 7.5.2's HTTP watch decodes each chunk it receives on its own and appends the
-   * decoder's whole buffer: after a multi-byte UTF-8 character the next event started with NULs, which fabric8 then
-   * parsed as YAML ("special characters are not allowed"), and the informer stopped, and the operator with it.
+   * One event per line, in ASCII: characters beyond it as JSON escapes (backslash, {@code u}, four hex digits),
+   * which every JSON client reads as the same string. fabric8 7.5.2's HTTP watch decodes each chunk it receives on
+   * its own and appends the decoder's whole buffer: after a multi-byte UTF-8 character the next event started with
+   * NULs, which fabric8 then parsed as YAML ("special characters are not allowed"), and the informer stopped, and
+   * the operator with it.
    */
   private static void write(OutputStream out, JsonNode line) throws IOException {
     out.write(WATCH_LINES.writeValueAsBytes(line));
