@@ -96,6 +96,7 @@ final class ApiHandler implements HttpHandler {
   private final Watches watches;
   private final PodLogs podLogs;
   final Validation validation;
+  private final MergeTypes mergeTypes;
 
   ApiHandler(RequestLog requestLog, Store store, String serverVersion, PodLogSource podLogSource,
       long bookmarkIntervalMillis, FaultInjector faults) {
@@ -106,10 +107,12 @@ final class ApiHandler implements HttpHandler {
     this.watches = new Watches(store, this, bookmarkIntervalMillis);
     this.podLogs = new PodLogs(podLogSource);
     this.validation = new Validation(this::storedCustomResourceDefinitions);
+    this.mergeTypes = new MergeTypes(this::storedCustomResourceDefinitions);
     store.addListener(event -> {
       if (event.object().kind().equals(CRDS)) {
         discovery.invalidate();
         validation.invalidate();
+        mergeTypes.invalidate();
       }
     });
   }
@@ -126,6 +129,7 @@ final class ApiHandler implements HttpHandler {
     store.clear();
     discovery.invalidate();
     validation.invalidate();
+    mergeTypes.invalidate();
   }
 
   Discovery discovery() {
@@ -760,7 +764,7 @@ final class ApiHandler implements HttpHandler {
         if (kind != PatchKind.APPLY || rp.subresource() != null) {
           return notFound(target);
         }
-        response = applyCreate(target, (ObjectNode) patch.deepCopy(), patch, fieldManager, warnings);
+        response = applyCreate(target, (ObjectNode) patch.deepCopy(), fieldManager, warnings);
       } else {
         response = patchExisting(target, kind, patch, current, fieldManager, warnings);
       }
@@ -773,7 +777,7 @@ final class ApiHandler implements HttpHandler {
         details(target, rp.name())));
   }
 
-  private Response applyCreate(Target target, ObjectNode object, JsonNode applied, String fieldManager,
+  private Response applyCreate(Target target, ObjectNode object, String fieldManager,
       List<String> warnings) {
     ResourcePath rp = target.rp();
     checkTypeMeta(target, object);
@@ -794,10 +798,24 @@ final class ApiHandler implements HttpHandler {
     } else {
       metadata.remove("namespace");
     }
-    metadata.remove("managedFields");
-    ManagedFields.recordApply(object, applied, fieldManager, rp.apiVersion(), false, target.statusSubresource());
-    Response response = createObject(target, object, warnings, AdmissionRequest.Operation.CREATE);
+    ServerSideApply.Outcome outcome;
+    try {
+      outcome = ServerSideApply.apply(null, applyRequest(target, object, fieldManager), mergeType(target));
+    } catch (IllegalArgumentException e) {
+      return Response.status(UNPROCESSABLE, "Invalid", e.getMessage());
+    }
+    Response response = createObject(target, outcome.object(), warnings, AdmissionRequest.Operation.CREATE);
     return response.code() == 409 && "AlreadyExists".equals(reasonOf(response)) ? null : response;
+  }
+
+  private ServerSideApply.Request applyRequest(Target target, ObjectNode config, String fieldManager) {
+    ResourcePath rp = target.rp();
+    return new ServerSideApply.Request(config, fieldManager, rp.apiVersion(), rp.isStatus(),
+        target.statusSubresource(), "true".equals(rp.query().get("force")));
+  }
+
+  private MergeType mergeType(Target target) {
+    return mergeTypes.of(target.rp().group(), target.rp().version(), target.kindName());
   }
 
   private static String reasonOf(Response response) {
@@ -812,30 +830,23 @@ final class ApiHandler implements HttpHandler {
       String fieldManager, List<String> warnings) {
     ResourcePath rp = target.rp();
     JsonNode current = stored.object();
-    ApplyOwnership.Check ownership = null;
-    if (kind == PatchKind.APPLY) {
-      ObjectNode base = stored.object().deepCopy(); // a forced apply takes fields over in base's managedFields
-      ownership = ApplyOwnership.check(base, patch, ManagedFields.appliedFields(patch, rp.isStatus(),
-          target.statusSubresource()), fieldManager, rp.isStatus() ? STATUS : "",
-          "true".equals(rp.query().get("force")));
-      if (!ownership.conflicts().isEmpty()) {
-        return Response.json(409, Response.failure(409, "Conflict", ApplyOwnership.message(ownership.conflicts()),
-            details(target, rp.name())));
-      }
-      current = base;
-    }
     JsonNode patched;
     try {
       switch (kind) {
         case APPLY:
-          patched = Patches.mergePatch(current, patch);
-          ApplyOwnership.remove((ObjectNode) patched, ownership.removed());
+          ServerSideApply.Outcome outcome = ServerSideApply.apply((ObjectNode) current,
+              applyRequest(target, (ObjectNode) patch, fieldManager), mergeType(target));
+          if (outcome.object() == null) {
+            return Response.json(409, Response.failure(409, "Conflict",
+                ServerSideApply.message(outcome.conflicts()), ServerSideApply.details(outcome.conflicts())));
+          }
+          patched = outcome.object();
           break;
         case MERGE:
           patched = Patches.mergePatch(current, patch);
           break;
         case STRATEGIC:
-          patched = Patches.strategicMergePatch(current, patch);
+          patched = StrategicMergePatch.apply(current, patch, mergeType(target));
           break;
         default:
           patched = JsonPatch.apply(patch, current.deepCopy());
@@ -856,11 +867,6 @@ final class ApiHandler implements HttpHandler {
       return conflict(target);
     }
     ObjectNode candidate = (ObjectNode) patched;
-    if (kind == PatchKind.APPLY) {
-      setOrRemove(metadata(candidate), "managedFields", current.path(METADATA).get("managedFields"));
-      ManagedFields.recordApply(candidate, patch, fieldManager, rp.apiVersion(), rp.isStatus(),
-          target.statusSubresource());
-    }
     return updateObject(target, stored, candidate, warnings);
   }
 
