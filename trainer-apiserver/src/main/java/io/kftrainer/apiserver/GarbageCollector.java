@@ -124,13 +124,13 @@ final class GarbageCollector implements Consumer<Store.Event>, AutoCloseable {
     if (dependents.isEmpty()) {
       for (int i = 0; i < ATTEMPTS && owner != null; i++) {
         ObjectNode changed = owner.object().deepCopy();
-        ArrayNode finalizers = ApiHandler.metadata(changed).putArray("finalizers");
+        ArrayNode finalizers = KubeJson.metadata(changed).putArray("finalizers");
         owner.object().path("metadata").path("finalizers").forEach(f -> {
           if (!f.asText().equals(FOREGROUND)) {
             finalizers.add(f);
           }
         });
-        ApiHandler.Target target = target(owner);
+        Target target = target(owner);
         if (target == null || api.commitUpdate(target, owner, changed, false) != null) {
           return;
         }
@@ -154,16 +154,16 @@ final class GarbageCollector implements Consumer<Store.Event>, AutoCloseable {
     Store.Stored current = dependent;
     for (int i = 0; i < ATTEMPTS && current != null; i++) {
       ObjectNode changed = current.object().deepCopy();
-      ArrayNode refs = ApiHandler.metadata(changed).putArray("ownerReferences");
+      ArrayNode refs = KubeJson.metadata(changed).putArray("ownerReferences");
       current.object().path("metadata").path("ownerReferences").forEach(ref -> {
         if (!ref.path("uid").asText().equals(ownerUid)) {
           refs.add(ref);
         }
       });
       if (refs.isEmpty()) {
-        ApiHandler.metadata(changed).remove("ownerReferences");
+        KubeJson.metadata(changed).remove("ownerReferences");
       }
-      ApiHandler.Target target = target(api, current);
+      Target target = target(api, current);
       if (target == null || api.commitUpdate(target, current, changed, false) != null) {
         return;
       }
@@ -174,7 +174,7 @@ final class GarbageCollector implements Consumer<Store.Event>, AutoCloseable {
   private void delete(Store.Stored dependent, String policy) {
     Store.Stored current = dependent;
     for (int i = 0; i < ATTEMPTS && current != null; i++) {
-      ApiHandler.Target target = target(current);
+      Target target = target(current);
       if (target == null || api.deleteObject(target, current, policy, false) != null) {
         return;
       }
@@ -182,11 +182,11 @@ final class GarbageCollector implements Consumer<Store.Event>, AutoCloseable {
     }
   }
 
-  private ApiHandler.Target target(Store.Stored stored) {
+  private Target target(Store.Stored stored) {
     return target(api, stored);
   }
 
-  private static ApiHandler.Target target(ApiHandler api, Store.Stored stored) {
+  private static Target target(ApiHandler api, Store.Stored stored) {
     String apiVersion = stored.object().path("apiVersion").asText();
     String version = apiVersion.substring(apiVersion.indexOf('/') + 1);
     String namespace = stored.namespace().isEmpty() ? null : stored.namespace();

@@ -107,7 +107,7 @@ final class ManagedFields {
       return previous;
     }
     ObjectNode entry = ((ObjectNode) previous).deepCopy();
-    entry.put("apiVersion", apiVersion).put("time", ApiHandler.now()).put("fieldsType", "FieldsV1");
+    entry.put("apiVersion", apiVersion).put("time", KubeJson.now()).put("fieldsType", "FieldsV1");
     entry.set("fieldsV1", fields);
     return entry;
   }
