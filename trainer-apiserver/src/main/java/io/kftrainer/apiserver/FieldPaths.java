@@ -48,8 +48,14 @@ final class FieldPaths {
         }
       }
     } else if (value.isArray() && type.listType() != MergeType.ListType.ATOMIC) {
-      for (JsonNode item : value) {
-        List<String> child = append(path, itemElement(item, type));
+      for (int i = 0; i < value.size(); i++) {
+        JsonNode item = value.get(i);
+        List<String> child;
+        try {
+          child = append(path, itemElement(item, type));
+        } catch (IllegalArgumentException e) {
+          throw new IllegalArgumentException(describe(path) + ": element " + i + ": " + e.getMessage(), e);
+        }
         collect(item, type.items(), child, out);
         out.add(child);
       }

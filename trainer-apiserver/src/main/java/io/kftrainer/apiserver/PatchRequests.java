@@ -130,10 +130,18 @@ final class PatchRequests {
     try {
       outcome = ServerSideApply.apply(null, applyRequest(target, object, fieldManager), mergeType(target));
     } catch (IllegalArgumentException e) {
-      return Response.status(UNPROCESSABLE, "Invalid", e.getMessage());
+      return untypable(target, e);
     }
     Response response = writes.createObject(target, outcome.object(), warnings, AdmissionRequest.Operation.CREATE);
     return response.code() == 409 && "AlreadyExists".equals(reasonOf(response)) ? null : response;
+  }
+
+  /** kube-apiserver's words for a configuration that does not fit its type (a map-list item without its key). */
+  private static Response untypable(Target target, IllegalArgumentException e) {
+    ResourcePath rp = target.rp();
+    return Response.status(UNPROCESSABLE, "Invalid", "failed to create typed patch object ("
+ + rp.group() + "/" + rp.version() + ", Kind=" + target.kindName() + "): "
+        + e.getMessage());
   }
 
   private ServerSideApply.Request applyRequest(Target target, ObjectNode config, String fieldManager) {
@@ -162,8 +170,13 @@ final class PatchRequests {
     try {
       switch (kind) {
         case APPLY:
-          ServerSideApply.Outcome outcome = ServerSideApply.apply((ObjectNode) current,
-              applyRequest(target, (ObjectNode) patch, fieldManager), mergeType(target));
+          ServerSideApply.Outcome outcome;
+          try {
+            outcome = ServerSideApply.apply((ObjectNode) current,
+                applyRequest(target, (ObjectNode) patch, fieldManager), mergeType(target));
+          } catch (IllegalArgumentException e) {
+            return untypable(target, e);
+          }
           if (outcome.object() == null) {
             return Response.json(409, Response.failure(409, "Conflict",
                 ServerSideApply.message(outcome.conflicts()), ServerSideApply.details(outcome.conflicts())));

@@ -111,15 +111,23 @@ class KubernetesMergeTypesTest {
     return subset;
   }
 
-  /** The defaults of the key fields of a list-map's items (e.g. {@code ContainerPort.protocol: TCP}). */
+  /**
+   * The defaults of the key fields of a list-map's items that are not required (e.g. {@code ContainerPort.protocol:
+   * TCP}; not {@code Container.name}, required), as trainer-api's {@code KubernetesMarkersTest} keeps them.
+   */
   private static void keyDefaults(JsonNode definitions, JsonNode list, TreeMap<String, ObjectNode> result) {
     Optional<String> items = reference(list.path("items"));
     if (!"map".equals(list.path("x-kubernetes-list-type").asText()) || items.isEmpty()) {
       return;
     }
+    JsonNode item = definitions.path(items.get());
     for (JsonNode key : list.path("x-kubernetes-list-map-keys")) {
-      JsonNode value = definitions.path(items.get()).path("properties").path(key.asText()).get("default");
-      if (value != null) {
+      JsonNode value = item.path("properties").path(key.asText()).get("default");
+      boolean required = false;
+      for (JsonNode name : item.path("required")) {
+        required |= name.asText().equals(key.asText());
+      }
+      if (value != null && !required) { // openapi-gen writes zero defaults for required fields too
         ObjectNode type = result.get(items.get());
         ObjectNode properties = type.has("properties") ? (ObjectNode) type.get("properties")
             : type.putObject("properties");

@@ -216,7 +216,9 @@ class ServerSideApplyMergeTest {
     String name = "nokey-" + NAMES.incrementAndGet();
     Http.Response response = apply(widgets() + name, "a", widget(name, "{env: [{value: '1'}]}"), false);
     assertThat(response.code()).isEqualTo(422);
-    assertThat(response.json().path("message").asText()).contains("omits key field \"name\"");
+    assertThat(response.json().path("message").asText()).isEqualTo("failed to create typed patch object "
+        + "(example.com/v1, Kind=Widget): .spec.env: element 0: associative list with keys has an element that "
+        + "omits key field \"name\" (and doesn't have default value)");
   }
 
   @Test
