@@ -29,7 +29,7 @@ final class CrdStatus {
       status.set("acceptedNames", accepted);
     }
     if (!status.path("conditions").isArray() || status.path("conditions").isEmpty()) {
-      String now = ApiHandler.now();
+      String now = KubeJson.now();
       ArrayNode conditions = status.putArray("conditions");
       conditions.addObject().put("type", "NamesAccepted").put("status", "True").put("reason", "NoConflicts")
           .put("message", "no conflicts found").put("lastTransitionTime", now);

@@ -219,6 +219,16 @@ final class Discovery {
   }
 
   /** Whether {@code plural} of {@code group} is a built-in kind (not a custom resource). */
+  /** Whether {@code group} is a built-in API group (custom resources live in other groups). */
+  static boolean isBuiltinGroup(String group) {
+    for (GroupVersion gv : BUILTIN) {
+      if (gv.group().equals(group)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   static boolean isBuiltin(String group, String plural) {
     for (GroupVersion gv : BUILTIN) {
       if (gv.group().equals(group)) {

@@ -54,13 +54,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   rules included), with kube-apiserver's messages ({@code trainer-schema}'s
  *   {@link io.kftrainer.schema.CustomResourceValidator}).</li>
  *   <li><b>Server-side apply</b> ({@code application/apply-patch+yaml}, YAML or JSON, {@code fieldManager} required):
- *   creates the object when absent, otherwise merges the applied configuration (maps recursively, lists replaced).
- *   {@code metadata.managedFields} holds one Apply entry per manager ({@link ManagedFields}); a field another manager
- *   applied with another value is a 409 conflict unless {@code force}, and fields a manager stops applying are removed
- *   unless another manager applies them ({@link ApplyOwnership}). Lists are owned as a whole (list-type map/set lists
- *   are not merged by key) and writes other than apply own no fields.</li>
- *   <li><b>JSON merge patch</b> (RFC 7386), <b>JSON patch</b>, and <b>strategic merge patch</b> with the core
- *   kinds' merge keys ({@link Patches#strategicMergePatch}; 415 for custom resources, as kube-apiserver). No-op writes
+ *   creates the object when absent, otherwise merges the applied configuration as structured-merge-diff does
+ *   ({@link ServerSideApply}): {@code x-kubernetes-list-type: map} lists by key, {@code set} lists by value, atomic
+ *   lists whole, the types from the CRDs' schemas and, for built-in kinds, the Kubernetes OpenAPI ({@link MergeTypes}).
+ *   {@code metadata.managedFields} holds one Apply entry per manager ({@link ManagedFields}) owning fields, list items
+ *   and fields inside items; a value another manager owns is a 409 conflict naming the field unless {@code force},
+ *   and what a manager stops applying is removed unless another manager owns it. Writes other than apply own
+ *   nothing.</li>
+ *   <li><b>JSON merge patch</b> (RFC 7386), <b>JSON patch</b>, and <b>strategic merge patch</b> with each built-in
+ *   type's patch merge keys and strategies ({@link StrategicMergePatch}; 415 for custom resources, as kube-apiserver). No-op writes
  *   keep the resourceVersion and send no watch event.</li>
  *   <li><b>Admission hooks</b> ({@link #addAdmissionHook}) on create and update: mutating ones before schema
  *       validation, validating ones after it (as kube-apiserver).</li>

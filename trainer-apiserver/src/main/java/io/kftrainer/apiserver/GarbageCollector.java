@@ -6,11 +6,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Consumer;
@@ -41,9 +38,6 @@ final class GarbageCollector implements Consumer<Store.Event>, AutoCloseable {
     return thread;
   });
 
-  /** The uids of the stored objects, kept from the store's events so that a new dependent's check costs nothing. */
-  private final Set<String> live = ConcurrentHashMap.newKeySet();
-
   GarbageCollector(ApiHandler api) {
     this.api = api;
   }
@@ -51,18 +45,12 @@ final class GarbageCollector implements Consumer<Store.Event>, AutoCloseable {
   @Override
   public void accept(Store.Event event) {
     Store.Stored object = event.object();
-    if (event.type().equals("ADDED")) {
-      live.add(object.uid());
-      if (!hasLiveOwner(object.object(), live)) {
-        // the uid set may lag a concurrent commit: the collector's thread checks against the store itself
-        submit(() -> {
-          if (!hasLiveOwner(object.object(), uids())) {
-            delete(object, "Background");
-          }
-        });
-      }
-    } else if (event.type().equals("DELETED")) {
-      live.remove(object.uid());
+    if (event.type().equals("ADDED") && !hasLiveOwner(object.object())) {
+      submit(() -> {
+        if (!hasLiveOwner(object.object())) { // checked again: an owner may have been created meanwhile
+          delete(object, "Background");
+        }
+      });
     }
     if (event.type().equals("DELETED")) {
       submit(() -> {
@@ -101,15 +89,11 @@ final class GarbageCollector implements Consumer<Store.Event>, AutoCloseable {
   }
 
   private void collectDependentsOf(String ownerUid) {
-    Set<String> uids = uids();
-    for (Store.Stored dependent : api.store().all()) {
-      if (!referencesOwner(dependent.object(), ownerUid)) {
-        continue;
-      }
+    for (Store.Stored dependent : api.store().dependentsOf(ownerUid)) {
       boolean otherOwnerAlive = false;
       for (JsonNode ref : dependent.object().path("metadata").path("ownerReferences")) {
         String uid = ref.path("uid").asText();
-        otherOwnerAlive |= !uid.equals(ownerUid) && uids.contains(uid);
+        otherOwnerAlive |= !uid.equals(ownerUid) && api.store().byUid(uid) != null;
       }
       if (otherOwnerAlive) {
         removeReference(dependent, ownerUid);
@@ -120,10 +104,9 @@ final class GarbageCollector implements Consumer<Store.Event>, AutoCloseable {
   }
 
   private void foregroundOwner(JsonNode ownerReference) {
-    for (Store.Stored owner : api.store().all()) {
-      if (owner.uid().equals(ownerReference.path("uid").asText()) && isForegroundDeletion(owner.object())) {
-        foreground(owner.kind(), owner.namespace(), owner.name());
-      }
+    Store.Stored owner = api.store().byUid(ownerReference.path("uid").asText());
+    if (owner != null && isForegroundDeletion(owner.object())) {
+      foreground(owner.kind(), owner.namespace(), owner.name());
     }
   }
 
@@ -132,25 +115,22 @@ final class GarbageCollector implements Consumer<Store.Event>, AutoCloseable {
     if (owner == null || !isForegroundDeletion(owner.object())) {
       return;
     }
-    boolean dependents = false;
-    for (Store.Stored dependent : api.store().all()) {
-      if (referencesOwner(dependent.object(), owner.uid())) {
-        dependents = true;
-        if (!dependent.object().path("metadata").hasNonNull("deletionTimestamp")) {
-          delete(dependent, "Foreground");
-        }
+    List<Store.Stored> dependents = api.store().dependentsOf(owner.uid());
+    for (Store.Stored dependent : dependents) {
+      if (!dependent.object().path("metadata").hasNonNull("deletionTimestamp")) {
+        delete(dependent, "Foreground");
       }
     }
-    if (!dependents) {
+    if (dependents.isEmpty()) {
       for (int i = 0; i < ATTEMPTS && owner != null; i++) {
         ObjectNode changed = owner.object().deepCopy();
-        ArrayNode finalizers = ApiHandler.metadata(changed).putArray("finalizers");
+        ArrayNode finalizers = KubeJson.metadata(changed).putArray("finalizers");
         owner.object().path("metadata").path("finalizers").forEach(f -> {
           if (!f.asText().equals(FOREGROUND)) {
             finalizers.add(f);
           }
         });
-        ApiHandler.Target target = target(owner);
+        Target target = target(owner);
         if (target == null || api.commitUpdate(target, owner, changed, false) != null) {
           return;
         }
@@ -161,10 +141,8 @@ final class GarbageCollector implements Consumer<Store.Event>, AutoCloseable {
 
   /** Removes the references of {@code owner}'s dependents to it (propagation policy Orphan). */
   static void orphanDependents(ApiHandler api, Store.Stored owner) {
-    for (Store.Stored dependent : api.store().all()) {
-      if (referencesOwner(dependent.object(), owner.uid())) {
-        removeReference(api, dependent, owner.uid());
-      }
+    for (Store.Stored dependent : api.store().dependentsOf(owner.uid())) {
+      removeReference(api, dependent, owner.uid());
     }
   }
 
@@ -176,16 +154,16 @@ final class GarbageCollector implements Consumer<Store.Event>, AutoCloseable {
     Store.Stored current = dependent;
     for (int i = 0; i < ATTEMPTS && current != null; i++) {
       ObjectNode changed = current.object().deepCopy();
-      ArrayNode refs = ApiHandler.metadata(changed).putArray("ownerReferences");
+      ArrayNode refs = KubeJson.metadata(changed).putArray("ownerReferences");
       current.object().path("metadata").path("ownerReferences").forEach(ref -> {
         if (!ref.path("uid").asText().equals(ownerUid)) {
           refs.add(ref);
         }
       });
       if (refs.isEmpty()) {
-        ApiHandler.metadata(changed).remove("ownerReferences");
+        KubeJson.metadata(changed).remove("ownerReferences");
       }
-      ApiHandler.Target target = target(api, current);
+      Target target = target(api, current);
       if (target == null || api.commitUpdate(target, current, changed, false) != null) {
         return;
       }
@@ -196,7 +174,7 @@ final class GarbageCollector implements Consumer<Store.Event>, AutoCloseable {
   private void delete(Store.Stored dependent, String policy) {
     Store.Stored current = dependent;
     for (int i = 0; i < ATTEMPTS && current != null; i++) {
-      ApiHandler.Target target = target(current);
+      Target target = target(current);
       if (target == null || api.deleteObject(target, current, policy, false) != null) {
         return;
       }
@@ -204,11 +182,11 @@ final class GarbageCollector implements Consumer<Store.Event>, AutoCloseable {
     }
   }
 
-  private ApiHandler.Target target(Store.Stored stored) {
+  private Target target(Store.Stored stored) {
     return target(api, stored);
   }
 
-  private static ApiHandler.Target target(ApiHandler api, Store.Stored stored) {
+  private static Target target(ApiHandler api, Store.Stored stored) {
     String apiVersion = stored.object().path("apiVersion").asText();
     String version = apiVersion.substring(apiVersion.indexOf('/') + 1);
     String namespace = stored.namespace().isEmpty() ? null : stored.namespace();
@@ -216,34 +194,18 @@ final class GarbageCollector implements Consumer<Store.Event>, AutoCloseable {
         stored.name(), null, Map.of()));
   }
 
-  /** True when {@code object} has no owner references, or one of them names an object in {@code uids}. */
-  private static boolean hasLiveOwner(JsonNode object, Set<String> uids) {
+  /** True when {@code object} has no owner references, or one of them names a stored object. */
+  private boolean hasLiveOwner(JsonNode object) {
     JsonNode refs = object.path("metadata").path("ownerReferences");
     if (refs.isEmpty()) {
       return true;
     }
     for (JsonNode ref : refs) {
-      if (uids.contains(ref.path("uid").asText())) {
+      if (api.store().byUid(ref.path("uid").asText()) != null) {
         return true;
       }
     }
     return false;
-  }
-
-  private static boolean referencesOwner(JsonNode object, String ownerUid) {
-    for (JsonNode ref : object.path("metadata").path("ownerReferences")) {
-      if (ref.path("uid").asText().equals(ownerUid)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private Set<String> uids() {
-    Set<String> uids = new HashSet<>();
-    List<Store.Stored> all = api.store().all();
-    all.forEach(s -> uids.add(s.uid()));
-    return uids;
   }
 
   @Override

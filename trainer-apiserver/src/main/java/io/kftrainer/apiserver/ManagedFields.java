@@ -5,18 +5,15 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
- * A record of server-side apply field managers in {@code metadata.managedFields}: one {@code Apply} entry per field
- * manager (and subresource) listing, in FieldsV1 form, the fields of the configuration it last applied. Lists are
- * recorded as atomic ({@code f:list: {}}), never by key ({@code k:}) or value ({@code v:}). The entry only changes
- * when the set of fields changes, so re-applying the same configuration stays a no-op.
- *
- * <p>This is bookkeeping for clients that read it (Java Operator SDK's SSA-based matcher decides from the {@code Apply}
- * entry of its field manager whether a dependent needs to be applied again); the server itself does not use it: no
- * conflict detection, no removal of fields a manager stops applying, and no {@code Update} entries for other writes.
+ * The {@code Apply} entries of {@code metadata.managedFields}: one per field manager (and subresource), listing in
+ * FieldsV1 form ({@link FieldPaths}) the paths it owns. An entry only changes when its paths change, so re-applying
+ * the same configuration stays a no-op. Entries of other operations are kept as they are.
  */
 final class ManagedFields {
 
@@ -28,74 +25,101 @@ final class ManagedFields {
   }
 
   /**
-   * Records in {@code object} that {@code manager} applied {@code appliedConfig}.
-   *
-   * @param statusPath       whether the apply went to the {@code /status} subresource (only status counts)
-   * @param statusSubresource whether the kind has a status subresource (then a main-resource apply's status is
-   *                         ignored)
+   * The part of an applied configuration that its manager owns: type meta, server-owned metadata and, when the
+   * kind has a status subresource, the status of a main-resource apply (or all but status on {@code /status}) left
+   * out.
    */
-  static void recordApply(ObjectNode object, JsonNode appliedConfig, String manager, String apiVersion,
-      boolean statusPath, boolean statusSubresource) {
-    ObjectNode fields = appliedFields(appliedConfig, statusPath, statusSubresource);
-    ObjectNode metadata = object.has("metadata") && object.get("metadata").isObject()
-        ? (ObjectNode) object.get("metadata") : object.putObject("metadata");
-    ArrayNode entries = metadata.path("managedFields").isArray() ? (ArrayNode) metadata.get("managedFields")
-        : NODES.arrayNode();
-    String subresource = statusPath ? "status" : "";
-    for (int i = 0; i < entries.size(); i++) {
-      JsonNode entry = entries.get(i);
-      if (entry.path("manager").asText().equals(manager) && entry.path("operation").asText().equals("Apply")
-          && entry.path("subresource").asText("").equals(subresource)) {
-        if (entry.path("fieldsV1").equals(fields) && entry.path("apiVersion").asText().equals(apiVersion)) {
-          return;
+  static ObjectNode appliedConfig(JsonNode config, boolean statusPath, boolean statusSubresource) {
+    ObjectNode owned = NODES.objectNode();
+    if (statusPath) {
+      if (config.has("status")) {
+        owned.set("status", config.get("status"));
+      }
+      return owned;
+    }
+    config.properties().forEach(e -> {
+      String key = e.getKey();
+      if (key.equals("apiVersion") || key.equals("kind") || (key.equals("status") && statusSubresource)) {
+        return;
+      }
+      if (key.equals("metadata") && e.getValue().isObject()) {
+        ObjectNode metadata = ((ObjectNode) e.getValue()).deepCopy();
+        metadata.remove(SERVER_METADATA);
+        if (!metadata.isEmpty()) {
+          owned.set(key, metadata);
         }
-        entries.remove(i);
-        break;
+        return;
+      }
+      owned.set(key, e.getValue());
+    });
+    return owned;
+  }
+
+  /** The paths of each {@code Apply} manager of {@code subresource} ({@code ""}: the main resource). */
+  static Map<String, Set<List<String>>> appliers(JsonNode entries, String subresource) {
+    Map<String, Set<List<String>>> managers = new LinkedHashMap<>();
+    for (JsonNode entry : entries) {
+      if (isApply(entry, subresource)) {
+        managers.put(entry.path("manager").asText(), FieldPaths.fromFieldsV1(entry.path("fieldsV1")));
       }
     }
-    ObjectNode entry = entries.addObject().put("manager", manager).put("operation", "Apply")
-        .put("apiVersion", apiVersion).put("time", ApiHandler.now()).put("fieldsType", "FieldsV1");
-    entry.set("fieldsV1", fields);
-    if (statusPath) {
-      entry.put("subresource", subresource);
+    return managers;
+  }
+
+  private static boolean isApply(JsonNode entry, String subresource) {
+    return entry.path("operation").asText().equals("Apply")
+        && entry.path("subresource").asText("").equals(subresource);
+  }
+
+  /**
+   * Writes into {@code object} the entries of {@code previous} with the applier's paths set to {@code mine} and
+   * the other appliers' to {@code others} (an applier left with no path loses its entry).
+   */
+  static void write(ObjectNode object, JsonNode previous, ServerSideApply.Request request,
+      Set<List<String>> mine, Map<String, Set<List<String>>> others) {
+    ArrayNode entries = NODES.arrayNode();
+    boolean written = false;
+    for (JsonNode entry : previous) {
+      if (!isApply(entry, request.subresource())) {
+        entries.add(entry);
+        continue;
+      }
+      String manager = entry.path("manager").asText();
+      if (manager.equals(request.manager())) {
+        entries.add(entry(entry, mine, request.apiVersion()));
+        written = true;
+      } else if (others.containsKey(manager) && !others.get(manager).isEmpty()) {
+        entries.add(entry(entry, others.get(manager), entry.path("apiVersion").asText()));
+      }
     }
+    if (!written) {
+      entries.add(entry(newEntry(request), mine, request.apiVersion()));
+    }
+    ObjectNode metadata = object.path("metadata") instanceof ObjectNode m ? m : object.putObject("metadata");
     metadata.set("managedFields", entries);
   }
 
-  /** The FieldsV1 set of an applied configuration (server-owned metadata, type meta and ignored status left out). */
-  static ObjectNode appliedFields(JsonNode appliedConfig, boolean statusPath, boolean statusSubresource) {
-    ObjectNode config = NODES.objectNode();
-    if (statusPath) {
-      if (appliedConfig.has("status")) {
-        config.set("status", appliedConfig.get("status"));
-      }
-    } else {
-      appliedConfig.properties().forEach(e -> {
-        String key = e.getKey();
-        if (key.equals("apiVersion") || key.equals("kind") || (key.equals("status") && statusSubresource)) {
-          return;
-        }
-        if (key.equals("metadata") && e.getValue().isObject()) {
-          ObjectNode metadata = ((ObjectNode) e.getValue()).deepCopy();
-          metadata.remove(SERVER_METADATA);
-          if (!metadata.isEmpty()) {
-            config.set(key, metadata);
-          }
-          return;
-        }
-        config.set(key, e.getValue());
-      });
+  /** {@code previous} when its paths and version are these, otherwise a copy with them, stamped now. */
+  private static JsonNode entry(JsonNode previous, Set<List<String>> paths, String apiVersion) {
+    ObjectNode fields = FieldPaths.toFieldsV1(paths);
+    if (!previous.path("time").asText().isEmpty() && previous.path("fieldsV1").equals(fields)
+        && previous.path("apiVersion").asText().equals(apiVersion)) {
+      return previous;
     }
-    return fieldsV1(config);
+    ObjectNode entry = ((ObjectNode) previous).deepCopy();
+    entry.put("apiVersion", apiVersion).put("time", KubeJson.now()).put("fieldsType", "FieldsV1");
+    entry.set("fieldsV1", fields);
+    return entry;
   }
 
-  /** {@code {"a":{"b":1},"c":[1]}} becomes {@code {"f:a":{"f:b":{}},"f:c":{}}}. */
-  static ObjectNode fieldsV1(JsonNode config) {
-    ObjectNode fields = NODES.objectNode();
-    for (Map.Entry<String, JsonNode> e : config.properties()) {
-      JsonNode value = e.getValue();
-      fields.set("f:" + e.getKey(), value.isObject() && !value.isEmpty() ? fieldsV1(value) : NODES.objectNode());
+  /** A new entry, its fields in kube-apiserver's order. */
+  private static ObjectNode newEntry(ServerSideApply.Request request) {
+    ObjectNode entry = NODES.objectNode().put("manager", request.manager()).put("operation", "Apply")
+        .put("apiVersion", request.apiVersion()).put("time", "").put("fieldsType", "FieldsV1");
+    entry.putObject("fieldsV1");
+    if (!request.subresource().isEmpty()) {
+      entry.put("subresource", request.subresource());
     }
-    return fields;
+    return entry;
   }
 }

@@ -9,6 +9,7 @@ import java.util.Collection;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
@@ -78,6 +79,9 @@ final class Store {
   }
 
   private final Map<Kind, ConcurrentSkipListMap<String, Stored>> objects = new ConcurrentHashMap<>();
+  /** Every stored object by uid, and the uids of each owner's dependents: the garbage collector's indexes. */
+  private final Map<String, Stored> byUid = new ConcurrentHashMap<>();
+  private final Map<String, Set<String>> dependents = new ConcurrentHashMap<>();
   private final List<Watch> watches = new CopyOnWriteArrayList<>();
   private final List<Consumer<Event>> listeners = new CopyOnWriteArrayList<>();
   private final Deque<Event> history = new ArrayDeque<>();
@@ -116,6 +120,43 @@ final class Store {
     return all.subMap(namespace + "/", namespace + "0").values(); // '0' follows '/'
   }
 
+  /** The stored object with this uid, or null. */
+  Stored byUid(String uid) {
+    return byUid.get(uid);
+  }
+
+  /** The stored objects whose {@code ownerReferences} name {@code ownerUid}. */
+  List<Stored> dependentsOf(String ownerUid) {
+    List<Stored> result = new ArrayList<>();
+    for (String uid : dependents.getOrDefault(ownerUid, Set.of())) {
+      Stored dependent = byUid.get(uid);
+      if (dependent != null) {
+        result.add(dependent);
+      }
+    }
+    return result;
+  }
+
+  /** Moves the indexes from {@code previous} (null: none) to {@code stored} (null: none); under the commit lock. */
+  private void index(Stored previous, Stored stored) {
+    if (previous != null) {
+      byUid.remove(previous.uid());
+      for (JsonNode ref : previous.object().path("metadata").path("ownerReferences")) {
+        dependents.computeIfPresent(ref.path("uid").asText(), (owner, uids) -> {
+          uids.remove(previous.uid());
+          return uids.isEmpty() ? null : uids;
+        });
+      }
+    }
+    if (stored != null) {
+      byUid.put(stored.uid(), stored);
+      for (JsonNode ref : stored.object().path("metadata").path("ownerReferences")) {
+        dependents.computeIfAbsent(ref.path("uid").asText(), owner -> ConcurrentHashMap.newKeySet())
+            .add(stored.uid());
+      }
+    }
+  }
+
   /** Every stored object of every kind. */
   List<Stored> all() {
     List<Stored> result = new ArrayList<>();
@@ -148,6 +189,7 @@ final class Store {
       map.put(key, stored);
       resourceVersion = version;
       event = new Event(expected == null ? "ADDED" : "MODIFIED", stored, expected);
+      index(expected, stored);
       publish(event);
     }
     notifyListeners(event);
@@ -169,6 +211,7 @@ final class Store {
       ((ObjectNode) object.path("metadata")).put("resourceVersion", Long.toString(version));
       resourceVersion = version;
       event = new Event("DELETED", new Stored(expected.kind(), object, object.toString(), version), expected);
+      index(expected, null);
       publish(event);
     }
     notifyListeners(event);
@@ -225,6 +268,8 @@ final class Store {
   void clear() {
     synchronized (commitLock) {
       objects.clear();
+      byUid.clear();
+      dependents.clear();
       history.clear();
       historyStart = resourceVersion;
     }

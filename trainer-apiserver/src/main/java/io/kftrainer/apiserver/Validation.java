@@ -41,12 +41,12 @@ final class Validation {
   }
 
   /** Prunes unknown fields and applies defaults in place (custom resources only). */
-  void prepare(ApiHandler.Target target, ObjectNode object) {
+  void prepare(Target target, ObjectNode object) {
     validator().prepare(object);
   }
 
   /** The field errors of {@code object} in kube-apiserver's words; empty when valid. */
-  List<String> validate(ApiHandler.Target target, ObjectNode object, JsonNode oldObject) {
+  List<String> validate(Target target, ObjectNode object, JsonNode oldObject) {
     List<String> errors = new ArrayList<>();
     for (FieldError error : validator().validate(object, oldObject)) {
       errors.add(error.toString());

@@ -47,14 +47,14 @@ final class Watches {
     this.bookmarkIntervalMillis = bookmarkIntervalMillis;
   }
 
-  void serve(HttpExchange exchange, ApiHandler.Target target, boolean table) throws IOException {
+  void serve(HttpExchange exchange, Target target, boolean table) throws IOException {
     if ("websocket".equalsIgnoreCase(exchange.getRequestHeaders().getFirst("Upgrade"))) {
       reject(exchange, Response.status(200, "ServiceUnavailable",
           "this server serves watches over HTTP streaming, not WebSocket"));
       return;
     }
     ResourcePath rp = target.rp();
-    ApiHandler.Selection selection = ApiHandler.selection(rp);
+    Selection selection = Selection.of(rp);
     String version = rp.query().getOrDefault("resourceVersion", "");
     boolean initialEvents = "true".equals(rp.query().get("sendInitialEvents"));
     boolean bookmarks = "true".equals(rp.query().get("allowWatchBookmarks"));
@@ -121,7 +121,7 @@ final class Watches {
   }
 
   /** Writes the ADDED events of the objects present when the watch opened. */
-  private void drainInitial(Store.Watch watch, ApiHandler.Selection selection, ResourcePath rp, boolean table,
+  private void drainInitial(Store.Watch watch, Selection selection, ResourcePath rp, boolean table,
       OutputStream out) throws IOException, InterruptedException {
     Store.Event event;
     while ((event = watch.poll(0, TimeUnit.NANOSECONDS)) != null) {
@@ -132,7 +132,7 @@ final class Watches {
     }
   }
 
-  private ObjectNode toLine(Store.Event event, ApiHandler.Selection selection, ResourcePath rp, boolean table) {
+  private ObjectNode toLine(Store.Event event, Selection selection, ResourcePath rp, boolean table) {
     boolean now = !event.type().equals("DELETED") && selection.matches(event.object());
     boolean before = event.previous() != null && selection.matches(event.previous());
     String type;
@@ -155,7 +155,7 @@ final class Watches {
     if (type.equals("DELETED") && event.type().equals("MODIFIED")) {
       // left the selection: the previous content, at the event's resourceVersion, as kube-apiserver's watch cache does
       ObjectNode previous = event.previous().object().deepCopy();
-      ApiHandler.metadata(previous).put("resourceVersion", Long.toString(object.resourceVersion()));
+      KubeJson.metadata(previous).put("resourceVersion", Long.toString(object.resourceVersion()));
       body = previous;
     }
     if (table) {
@@ -165,7 +165,7 @@ final class Watches {
     return line;
   }
 
-  private static ObjectNode bookmark(ApiHandler.Target target, long version, boolean initialEventsEnd) {
+  private static ObjectNode bookmark(Target target, long version, boolean initialEventsEnd) {
     ObjectNode line = JsonNodeFactory.instance.objectNode().put("type", "BOOKMARK");
     ObjectNode object = line.putObject("object").put("kind", target.kindName())
         .put("apiVersion", target.rp().apiVersion());

@@ -35,6 +35,8 @@ class ConformanceTest {
     API.server().installCrds(TestCrds.trainJobCrd());
     API.client().configMaps().inNamespace("conf").resource(new ConfigMapBuilder().withNewMetadata()
         .withName("existing").endMetadata().build()).create();
+    new Http(API.server()).patch(CMS + "/owned?fieldManager=owner", "application/apply-patch+yaml",
+        "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"owned\"},\"data\":{\"k\":\"v\"}}");
     API.client().pods().inNamespace("conf").resource(new PodBuilder().withNewMetadata().withName("pod")
         .endMetadata().withNewSpec().addNewContainer().withName("c").endContainer().endSpec().build()).create();
   }
@@ -65,6 +67,15 @@ class ConformanceTest {
         row("apply without fieldManager", "PATCH+apply", CMS + "/existing", String.format(CM, "existing", ""), 422,
             "Invalid", "PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: Required value: is required for "
                 + "apply patch"),
+        row("apply changing a field another manager applied", "PATCH+apply", CMS + "/owned?fieldManager=other",
+            "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"owned\"},\"data\":{\"k\":\"x\"}}",
+            409, "Conflict", "Apply failed with 1 conflict: conflict with \"owner\": .data.k"),
+        row("strategic merge patch of a custom resource", "PATCH+strategic",
+            "/apis/trainer.kubeflow.org/v1alpha1/namespaces/conf/trainjobs/x", "{}", 415, "UnsupportedMediaType",
+            null),
+        row("strategic merge patch of an item without its merge key", "PATCH+strategic",
+            "/api/v1/namespaces/conf/pods/pod", "{\"spec\":{\"containers\":[{\"image\":\"i\"}]}}", 422, "Invalid",
+            null),
         row("delete of a missing object", "DELETE", CMS + "/missing", null, 404, "NotFound",
             "configmaps \"missing\" not found"),
         row("an unknown resource", "GET", "/api/v1/namespaces/conf/widgets", null, 404, "NotFound",
@@ -104,6 +115,8 @@ class ConformanceTest {
         : HttpRequest.BodyPublishers.ofString(body);
     if (method.equals("PATCH+apply")) {
       request.method("PATCH", publisher).header("Content-Type", "application/apply-patch+yaml");
+    } else if (method.equals("PATCH+strategic")) {
+      request.method("PATCH", publisher).header("Content-Type", "application/strategic-merge-patch+json");
     } else if (method.equals("PATCH")) {
       request.method("PATCH", publisher).header("Content-Type", "text/plain");
     } else {

@@ -57,6 +57,7 @@ final class Kubectl {
   }
 
   private final Path dir;
+  private String editor;
 
   Kubectl(EmbeddedApiServer server, Path dir) {
     assumeTrue(Files.isExecutable(BINARY), "kubectl is not installed at " + BINARY);
@@ -71,7 +72,16 @@ final class Kubectl {
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
     builder.environment().put("HOME", dir.toString());
     builder.environment().remove("KUBECONFIG");
+    if (editor != null) {
+      builder.environment().put("KUBE_EDITOR", editor);
+    }
     return builder;
+  }
+
+  /** The editor of {@code kubectl edit}: a program called with the file to edit. */
+  Kubectl editor(Path program) {
+    this.editor = program.toString();
+    return this;
   }
 
   Result runWithInput(String stdin, String... args) {

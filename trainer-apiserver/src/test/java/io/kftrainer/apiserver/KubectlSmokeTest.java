@@ -99,7 +99,7 @@ class KubectlSmokeTest {
   private static Event event(String name, ObjectReference involved, String reason, String message) {
     return new EventBuilder().withNewMetadata().withName(name).endMetadata().withInvolvedObject(involved)
         .withReason(reason).withMessage(message).withType("Normal").withCount(1)
-        .withFirstTimestamp(ApiHandler.now()).withLastTimestamp(ApiHandler.now())
+        .withFirstTimestamp(KubeJson.now()).withLastTimestamp(KubeJson.now())
         .withNewSource().withComponent("trainer-controller").endSource().build();
   }
 

@@ -36,24 +36,4 @@ class PatchesTest {
   void rfc7386(String target, String patch, String expected) throws Exception {
     assertThat(Patches.mergePatch(json(target), json(patch))).isEqualTo(json(expected));
   }
-
-  @ParameterizedTest
-  @CsvSource(delimiter = '|', quoteCharacter = '`', value = {
-      "{'containers':[{'name':'a','x':1},{'name':'b'}]} | {'containers':[{'name':'a','y':2}]} | {'containers':[{'name':'a','x':1,'y':2},{'name':'b'}]}",
-      "{'env':[{'name':'a'},{'name':'b'}]}     | {'env':[{'name':'b','$patch':'delete'}]} | {'env':[{'name':'a'}]}",
-      "{'volumes':[{'name':'a'}]}              | {'volumes':[{'name':'z'}]}            | {'volumes':[{'name':'a'},{'name':'z'}]}",
-      "{'volumeMounts':[{'name':'v','mountPath':'/a'}]} | {'volumeMounts':[{'name':'v','mountPath':'/b'}]} | {'volumeMounts':[{'name':'v','mountPath':'/a'},{'name':'v','mountPath':'/b'}]}",
-      "{'ports':[{'containerPort':80,'name':'a'}]} | {'ports':[{'containerPort':80,'name':'b'}]} | {'ports':[{'containerPort':80,'name':'b'}]}",
-      "{'ports':[{'port':80},{'port':81}]}     | {'ports':[{'port':81,'targetPort':9}]} | {'ports':[{'port':80},{'port':81,'targetPort':9}]}",
-      "{'tolerations':[{'key':'a'}]}           | {'tolerations':[{'key':'b'}]}         | {'tolerations':[{'key':'b'}]}",
-      "{'args':['a']}                          | {'args':['b']}                        | {'args':['b']}",
-      "{'finalizers':['a']}                    | {'finalizers':['b','a']}              | {'finalizers':['a','b']}",
-      "{'other':[{'name':'a','x':1}]}          | {'other':[{'name':'a'}]}              | {'other':[{'name':'a'}]}",
-      "{'f':['x','y']}                         | {'$deleteFromPrimitiveList/f':['x']}  | {'f':['y']}",
-      "{'m':{'a':1,'b':2}}                     | {'m':{'$patch':'replace','c':3}}      | {'m':{'c':3}}",
-      "{'m':{'a':1}}                           | {'m':{'$patch':'delete'}}             | {}",
-      "{'p':[1,2]}                             | {'p':[3],'$retainKeys':['p']}         | {'p':[3]}"})
-  void strategicMergePatchWithTheCoreKindsMergeKeys(String target, String patch, String expected) throws Exception {
-    assertThat(Patches.strategicMergePatch(json(target), json(patch))).isEqualTo(json(expected));
-  }
 }

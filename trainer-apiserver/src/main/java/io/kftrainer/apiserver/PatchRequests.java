@@ -1,0 +1,233 @@
+package io.kftrainer.apiserver;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.zjsonpatch.JsonPatch;
+import io.fabric8.zjsonpatch.JsonPatchException;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import static io.kftrainer.apiserver.KubeJson.metadata;
+import static io.kftrainer.apiserver.KubeJson.parseYamlOrJson;
+import static io.kftrainer.apiserver.Statuses.conflict;
+import static io.kftrainer.apiserver.Statuses.details;
+import static io.kftrainer.apiserver.Statuses.notFound;
+import static io.kftrainer.apiserver.Writes.MAX_ATTEMPTS;
+
+/**
+ * PATCH, every type: JSON patch, JSON merge patch, strategic merge patch ({@link StrategicMergePatch}) and
+ * server-side apply ({@link ServerSideApply}, which also creates), committed through {@link Writes}.
+ */
+final class PatchRequests {
+
+  static final String APPLY_PATCH = "application/apply-patch+yaml";
+  static final String MERGE_PATCH = "application/merge-patch+json";
+  static final String STRATEGIC_MERGE_PATCH = "application/strategic-merge-patch+json";
+  static final String JSON_PATCH = "application/json-patch+json";
+  private static final String METADATA = "metadata";
+  private static final int UNPROCESSABLE = 422;
+  private static final ObjectMapper JSON_MAPPER = Json.MAPPER;
+
+  private enum PatchKind {
+    APPLY, MERGE, STRATEGIC, JSON_PATCH
+  }
+
+  private final Store store;
+  private final Writes writes;
+  private final MergeTypes mergeTypes;
+
+  PatchRequests(Store store, Writes writes, MergeTypes mergeTypes) {
+    this.store = store;
+    this.writes = writes;
+    this.mergeTypes = mergeTypes;
+  }
+
+  Response patch(Target target, String contentType, byte[] body) {
+    ResourcePath rp = target.rp();
+    PatchKind kind = patchKind(contentType);
+    if (kind == null) {
+      return Response.status(415, "UnsupportedMediaType", "the body of the request was in an unknown format - "
+          + "accepted media types include: application/json-patch+json, application/merge-patch+json, "
+          + "application/apply-patch+yaml, application/strategic-merge-patch+json, "
+          + "application/apply-patch+cbor");
+    }
+    if (kind == PatchKind.STRATEGIC && !Discovery.isBuiltin(rp.group(), rp.plural())) {
+      // custom resources have no Go types to take patch strategies from
+      return Response.status(415, "UnsupportedMediaType", "the body of the request was in an unknown format - "
+          + "accepted media types include: application/json-patch+json, application/merge-patch+json, "
+          + "application/apply-patch+yaml, application/apply-patch+cbor");
+    }
+    JsonNode patch;
+    try {
+      patch = kind == PatchKind.JSON_PATCH ? JSON_MAPPER.readTree(body) : parseYamlOrJson(body);
+    } catch (IOException e) {
+      return Response.status(400, "BadRequest", "the body of the request could not be decoded: " + e.getMessage());
+    }
+    if (patch == null || (kind == PatchKind.JSON_PATCH ? !patch.isArray() : !patch.isObject())) {
+      return Response.status(400, "BadRequest", "the body of the request is not a valid " + kind + " patch");
+    }
+    String fieldManager = rp.query().get("fieldManager");
+    if (kind == PatchKind.APPLY) {
+      if (fieldManager == null || fieldManager.isEmpty()) {
+        return Response.status(UNPROCESSABLE, "Invalid", "PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: "
+            + "Required value: is required for apply patch");
+      }
+      if (!patch.hasNonNull("kind") || !patch.hasNonNull("apiVersion")) {
+        return Response.status(400, "BadRequest",
+            "invalid object type: apiVersion and kind are required for apply patch");
+      }
+      if (patch.path(METADATA).isObject()) {
+        ((ObjectNode) patch.get(METADATA)).remove("managedFields");
+      }
+    }
+    for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      Store.Stored current = store.get(target.kind(), rp.namespace(), rp.name());
+      List<String> warnings = new ArrayList<>();
+      Response response;
+      if (current == null) {
+        if (kind != PatchKind.APPLY || rp.subresource() != null) {
+          return notFound(target);
+        }
+        response = applyCreate(target, (ObjectNode) patch.deepCopy(), fieldManager, warnings);
+      } else {
+        response = patchExisting(target, kind, patch, current, fieldManager, warnings);
+      }
+      if (response != null) {
+        return response.withWarnings(warnings);
+      }
+    }
+    return Response.json(409, Response.failure(409, "Conflict", "Operation cannot be fulfilled on "
+        + target.qualified() + " \"" + rp.name() + "\": the object is being modified concurrently, please retry",
+        details(target, rp.name())));
+  }
+
+  private Response applyCreate(Target target, ObjectNode object, String fieldManager,
+      List<String> warnings) {
+    ResourcePath rp = target.rp();
+    Writes.checkTypeMeta(target, object);
+    ObjectNode metadata = metadata(object);
+    String name = metadata.path("name").asText("");
+    if (!name.isEmpty() && !name.equals(rp.name())) {
+      return Response.status(400, "BadRequest", "the name of the object (" + name
+          + ") does not match the name on the URL (" + rp.name() + ")");
+    }
+    metadata.put("name", rp.name());
+    String namespace = metadata.path("namespace").asText("");
+    if (target.namespaced()) {
+      if (!namespace.isEmpty() && !namespace.equals(rp.namespace())) {
+        return Response.status(400, "BadRequest",
+            "the namespace of the provided object does not match the namespace sent on the request");
+      }
+      metadata.put("namespace", rp.namespace());
+    } else {
+      metadata.remove("namespace");
+    }
+    ServerSideApply.Outcome outcome;
+    try {
+      outcome = ServerSideApply.apply(null, applyRequest(target, object, fieldManager), mergeType(target));
+    } catch (IllegalArgumentException e) {
+      return untypable(target, e);
+    }
+    Response response = writes.createObject(target, outcome.object(), warnings, AdmissionRequest.Operation.CREATE);
+    return response.code() == 409 && "AlreadyExists".equals(reasonOf(response)) ? null : response;
+  }
+
+  /** kube-apiserver's words for a configuration that does not fit its type (a map-list item without its key). */
+  private static Response untypable(Target target, IllegalArgumentException e) {
+    ResourcePath rp = target.rp();
+    return Response.status(UNPROCESSABLE, "Invalid", "failed to create typed patch object ("
+ + rp.group() + "/" + rp.version() + ", Kind=" + target.kindName() + "): "
+        + e.getMessage());
+  }
+
+  private ServerSideApply.Request applyRequest(Target target, ObjectNode config, String fieldManager) {
+    ResourcePath rp = target.rp();
+    return new ServerSideApply.Request(config, fieldManager, rp.apiVersion(), rp.isStatus(),
+        target.statusSubresource(), "true".equals(rp.query().get("force")));
+  }
+
+  private MergeType mergeType(Target target) {
+    return mergeTypes.of(target.rp().group(), target.rp().version(), target.kindName());
+  }
+
+  private static String reasonOf(Response response) {
+    try {
+      return JSON_MAPPER.readTree(response.body()).path("reason").asText();
+    } catch (IOException e) {
+      return "";
+    }
+  }
+
+  private Response patchExisting(Target target, PatchKind kind, JsonNode patch, Store.Stored stored,
+      String fieldManager, List<String> warnings) {
+    ResourcePath rp = target.rp();
+    JsonNode current = stored.object();
+    JsonNode patched;
+    try {
+      switch (kind) {
+        case APPLY:
+          ServerSideApply.Outcome outcome;
+          try {
+            outcome = ServerSideApply.apply((ObjectNode) current,
+                applyRequest(target, (ObjectNode) patch, fieldManager), mergeType(target));
+          } catch (IllegalArgumentException e) {
+            return untypable(target, e);
+          }
+          if (outcome.object() == null) {
+            return Response.json(409, Response.failure(409, "Conflict",
+                ServerSideApply.message(outcome.conflicts()), ServerSideApply.details(outcome.conflicts())));
+          }
+          patched = outcome.object();
+          break;
+        case MERGE:
+          patched = Patches.mergePatch(current, patch);
+          break;
+        case STRATEGIC:
+          patched = StrategicMergePatch.apply(current, patch, mergeType(target));
+          break;
+        default:
+          patched = JsonPatch.apply(patch, current.deepCopy());
+      }
+    } catch (JsonPatchException | IllegalArgumentException e) {
+      return Response.status(UNPROCESSABLE, "Invalid", "the patch could not be applied: " + e.getMessage());
+    }
+    if (!patched.isObject()) {
+      return Response.status(UNPROCESSABLE, "Invalid", "the patched object is not a JSON object");
+    }
+    String name = patched.path(METADATA).path("name").asText("");
+    if (!name.isEmpty() && !name.equals(rp.name())) {
+      return Response.status(400, "BadRequest", "the name of the object (" + name
+          + ") does not match the name on the URL (" + rp.name() + ")");
+    }
+    String requested = patched.path(METADATA).path("resourceVersion").asText("");
+    if (!requested.isEmpty() && !requested.equals(Long.toString(stored.resourceVersion()))) {
+      return conflict(target);
+    }
+    ObjectNode candidate = (ObjectNode) patched;
+    return writes.updateObject(target, stored, candidate, warnings);
+  }
+
+  private static PatchKind patchKind(String contentType) {
+    if (contentType == null) {
+      return PatchKind.JSON_PATCH;
+    }
+    String mediaType = contentType.split(";")[0].trim().toLowerCase(Locale.ROOT);
+    switch (mediaType) {
+      case APPLY_PATCH:
+        return PatchKind.APPLY;
+      case MERGE_PATCH:
+        return PatchKind.MERGE;
+      case STRATEGIC_MERGE_PATCH:
+        return PatchKind.STRATEGIC;
+      case JSON_PATCH:
+      case Response.JSON:
+        return PatchKind.JSON_PATCH;
+      default:
+        return null;
+    }
+  }
+}

@@ -1,0 +1,61 @@
+package io.kftrainer.apiserver;
+
+import io.fabric8.kubernetes.api.model.StatusDetails;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** kube-apiserver's failure answers, as {@code Status} bodies with its reasons and messages. */
+final class Statuses {
+
+  private static final int UNPROCESSABLE = 422;
+
+  private Statuses() {
+  }
+
+  static StatusDetails details(Target target, String name) {
+    StatusDetails details = new StatusDetails();
+    details.setName(name);
+    details.setGroup(target.rp().group());
+    details.setKind(target.rp().plural());
+    return details;
+  }
+
+  static Response notFound(Target target) {
+    String name = target.rp().name();
+    return Response.json(404, Response.failure(404, "NotFound", target.qualified() + " \"" + name + "\" not found",
+        details(target, name)));
+  }
+
+  static Response alreadyExists(Target target, String name) {
+    return Response.json(409, Response.failure(409, "AlreadyExists", target.qualified() + " \"" + name
+        + "\" already exists", details(target, name)));
+  }
+
+  static Response conflict(Target target) {
+    String name = target.rp().name();
+    return Response.json(409, Response.failure(409, "Conflict", "Operation cannot be fulfilled on "
+        + target.qualified() + " \"" + name + "\": the object has been modified; please apply your changes to the "
+        + "latest version and try again", details(target, name)));
+  }
+
+  /** 422 Invalid with kube-apiserver's message: {@code Kind.group "name" is invalid: [cause, cause]}. */
+  static Response invalid(Target target, String name, List<String> causes) {
+    String kind = target.kindName() + (target.rp().group().isEmpty() ? "" : "." + target.rp().group());
+    String joined = causes.size() == 1 ? causes.get(0) : "[" + String.join(", ", causes) + "]";
+    StatusDetails details = details(target, name);
+    details.setKind(target.kindName());
+    List<io.fabric8.kubernetes.api.model.StatusCause> statusCauses = new ArrayList<>();
+    for (String cause : causes) {
+      io.fabric8.kubernetes.api.model.StatusCause c = new io.fabric8.kubernetes.api.model.StatusCause();
+      int colon = cause.indexOf(": ");
+      c.setField(colon < 0 ? "" : cause.substring(0, colon));
+      c.setMessage(colon < 0 ? cause : cause.substring(colon + 2));
+      c.setReason("FieldValueInvalid");
+      statusCauses.add(c);
+    }
+    details.setCauses(statusCauses);
+    return Response.json(UNPROCESSABLE, Response.failure(UNPROCESSABLE, "Invalid", kind + " \"" + name
+        + "\" is invalid: " + joined, details));
+  }
+}

@@ -1,0 +1,263 @@
+package io.kftrainer.apiserver;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+import static io.kftrainer.apiserver.Admission.MUTATING;
+import static io.kftrainer.apiserver.Admission.VALIDATING;
+import static io.kftrainer.apiserver.KubeJson.metadata;
+import static io.kftrainer.apiserver.KubeJson.now;
+import static io.kftrainer.apiserver.KubeJson.parseObject;
+import static io.kftrainer.apiserver.KubeJson.setOrRemove;
+import static io.kftrainer.apiserver.Statuses.alreadyExists;
+import static io.kftrainer.apiserver.Statuses.conflict;
+import static io.kftrainer.apiserver.Statuses.invalid;
+import static io.kftrainer.apiserver.Statuses.notFound;
+
+/**
+ * Creates (POST) and updates (PUT, and the commit of every patch): server-owned metadata, status subresources,
+ * admission, schema validation, generation, no-op detection, then a compare-and-set on the {@link Store}.
+ */
+final class Writes {
+
+  private static final String METADATA = "metadata";
+  private static final String STATUS = "status";
+  static final int MAX_ATTEMPTS = 64;
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  private final Store store;
+  private final Validation validation;
+  private final Admission admission;
+
+  Writes(Store store, Validation validation, Admission admission) {
+    this.store = store;
+    this.validation = validation;
+    this.admission = admission;
+  }
+
+  Response create(Target target, String contentType, byte[] body) {
+    ResourcePath rp = target.rp();
+    ObjectNode object = parseObject(body, contentType);
+    checkTypeMeta(target, object);
+    ObjectNode metadata = metadata(object);
+    if (target.namespaced()) {
+      String namespace = metadata.path("namespace").asText("");
+      if (!namespace.isEmpty() && !namespace.equals(rp.namespace())) {
+        return Response.status(400, "BadRequest",
+            "the namespace of the provided object does not match the namespace sent on the request");
+      }
+      metadata.put("namespace", rp.namespace());
+    } else {
+      metadata.remove("namespace");
+    }
+    String name = metadata.path("name").asText("");
+    if (name.isEmpty()) {
+      String prefix = metadata.path("generateName").asText("");
+      if (prefix.isEmpty()) {
+        return invalid(target, "", List.of("metadata.name: Required value: name or generateName is required"));
+      }
+      metadata.put("name", prefix + randomSuffix());
+    }
+    List<String> warnings = new ArrayList<>();
+    Response response = createObject(target, object, warnings, AdmissionRequest.Operation.CREATE);
+    return response.withWarnings(warnings);
+  }
+
+  /** Admission, defaults and validation, then the commit of a new object; 201 or the error. */
+  Response createObject(Target target, ObjectNode object, List<String> warnings,
+      AdmissionRequest.Operation operation) {
+    ResourcePath rp = target.rp();
+    ObjectNode metadata = metadata(object);
+    for (String field : List.of("uid", "resourceVersion", "generation", "creationTimestamp", "deletionTimestamp",
+        "deletionGracePeriodSeconds", "selfLink")) {
+      metadata.remove(field);
+    }
+    if (isCrdMainResource(target)) {
+      CrdStatus.ensure(object, null);
+    } else if (target.statusSubresource() && !rp.group().isEmpty()) {
+      object.remove(STATUS); // custom resources with a status subresource ignore status on create
+    }
+    List<String> metadataErrors = ObjectMetaValidation.errors(metadata);
+    if (!metadataErrors.isEmpty()) {
+      return invalid(target, metadata.path("name").asText(), metadataErrors);
+    }
+    validation.prepare(target, object);
+    Response denied = admission.admit(MUTATING, operation, target, object, null, warnings);
+    if (denied != null) {
+      return denied;
+    }
+    validation.prepare(target, object);
+    List<String> errors = validation.validate(target, object, null);
+    if (!errors.isEmpty()) {
+      return invalid(target, metadata(object).path("name").asText(), errors);
+    }
+    denied = admission.admit(VALIDATING, operation, target, object, null, warnings);
+    if (denied != null) {
+      return denied;
+    }
+    metadata = metadata(object);
+    metadata.put("uid", UUID.randomUUID().toString());
+    metadata.put("creationTimestamp", now());
+    metadata.put("generation", 1);
+    if (rp.isDryRun()) {
+      return store.get(target.kind(), rp.namespace(), metadata.path("name").asText()) != null
+          ? alreadyExists(target, metadata.path("name").asText()) : Response.json(201, object);
+    }
+    Store.Stored stored = store.put(target.kind(), null, object);
+    if (stored == null) {
+      return alreadyExists(target, metadata.path("name").asText());
+    }
+    return Response.json(201, stored.json());
+  }
+
+  private static String randomSuffix() {
+    String alphabet = "bcdfghjklmnpqrstvwxz2456789";
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < 5; i++) {
+      sb.append(alphabet.charAt(RANDOM.nextInt(alphabet.length())));
+    }
+    return sb.toString();
+  }
+
+  static void checkTypeMeta(Target target, ObjectNode object) {
+    String apiVersion = object.path("apiVersion").asText("");
+    String kind = object.path("kind").asText("");
+    if ((!apiVersion.isEmpty() && !apiVersion.equals(target.rp().apiVersion()))
+        || (!kind.isEmpty() && !kind.equals(target.kindName()))) {
+      throw new ApiException(Response.status(400, "BadRequest", "the API version in the data (" + apiVersion
+          + ") does not match the expected API version (" + target.rp().apiVersion() + ")"));
+    }
+    object.put("apiVersion", target.rp().apiVersion());
+    object.put("kind", target.kindName());
+  }
+
+  Response update(Target target, String contentType, byte[] body) {
+    ResourcePath rp = target.rp();
+    ObjectNode object = parseObject(body, contentType);
+    checkTypeMeta(target, object);
+    String name = metadata(object).path("name").asText("");
+    if (!name.isEmpty() && !name.equals(rp.name())) {
+      return Response.status(400, "BadRequest", "the name of the object (" + name
+          + ") does not match the name on the URL (" + rp.name() + ")");
+    }
+    String requested = metadata(object).path("resourceVersion").asText("");
+    for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      Store.Stored current = store.get(target.kind(), rp.namespace(), rp.name());
+      if (current == null) {
+        return notFound(target);
+      }
+      if (!requested.isEmpty() && !requested.equals(Long.toString(current.resourceVersion()))) {
+        return conflict(target);
+      }
+      List<String> warnings = new ArrayList<>();
+      Response response = updateObject(target, current, object.deepCopy(), warnings);
+      if (response != null) {
+        return response.withWarnings(warnings);
+      }
+    }
+    return conflict(target);
+  }
+
+  /**
+   * Admission, validation and commit of a changed object. Returns null when {@code current} is no longer current
+   * (the caller retries).
+   */
+  Response updateObject(Target target, Store.Stored current, ObjectNode changed, List<String> warnings) {
+    ResourcePath rp = target.rp();
+    ObjectNode candidate = finishUpdate(target, current.object(), changed);
+    List<String> metadataErrors = ObjectMetaValidation.errors(metadata(candidate));
+    if (!metadataErrors.isEmpty()) {
+      return invalid(target, rp.name(), metadataErrors);
+    }
+    validation.prepare(target, candidate);
+    Response denied = admission.admit(MUTATING, AdmissionRequest.Operation.UPDATE, target, candidate, current.object(),
+        warnings);
+    if (denied != null) {
+      return denied;
+    }
+    candidate = finishUpdate(target, current.object(), candidate); // hooks may have touched what must not change
+    validation.prepare(target, candidate);
+    List<String> errors = validation.validate(target, candidate, current.object());
+    if (!errors.isEmpty()) {
+      return invalid(target, rp.name(), errors);
+    }
+    denied = admission.admit(VALIDATING, AdmissionRequest.Operation.UPDATE, target, candidate, current.object(), warnings);
+    if (denied != null) {
+      return denied;
+    }
+    return commitUpdate(target, current, candidate, rp.isDryRun());
+  }
+
+  /** Stores {@code candidate} over {@code current}: no-op detection, generation, finalizers; null on conflict. */
+  Response commitUpdate(Target target, Store.Stored current, ObjectNode candidate, boolean dryRun) {
+    ObjectNode withoutVersion = candidate.deepCopy();
+    metadata(withoutVersion).put("resourceVersion", Long.toString(current.resourceVersion()));
+    if (withoutVersion.equals(current.object())) {
+      return Response.json(200, current.json()); // no-op: no new resourceVersion, no watch event
+    }
+    if (!target.rp().isStatus()) {
+      touchGeneration(current.object(), candidate);
+    }
+    if (dryRun) {
+      return Response.json(200, candidate);
+    }
+    JsonNode metadata = candidate.path(METADATA);
+    if (metadata.hasNonNull("deletionTimestamp") && (!metadata.path("finalizers").isArray()
+        || metadata.path("finalizers").isEmpty())) {
+      return store.remove(current) ? Response.json(200, candidate) : null;
+    }
+    Store.Stored stored = store.put(target.kind(), current, candidate);
+    return stored == null ? null : Response.json(200, stored.json());
+  }
+
+  private static void touchGeneration(JsonNode current, ObjectNode candidate) {
+    ObjectNode a = current.deepCopy();
+    ObjectNode b = candidate.deepCopy();
+    for (ObjectNode o : List.of(a, b)) {
+      o.remove(METADATA);
+      o.remove(STATUS);
+    }
+    long generation = current.path(METADATA).path("generation").asLong(1);
+    metadata(candidate).put("generation", a.equals(b) ? generation : generation + 1);
+  }
+
+  /**
+   * Turns a changed object into the object to store: a /status request changes only status, a main-resource request
+   * does not change status when the kind has a status subresource, and the server-owned metadata stays.
+   */
+  private static ObjectNode finishUpdate(Target target, JsonNode current, ObjectNode changed) {
+    ResourcePath rp = target.rp();
+    ObjectNode result;
+    if (rp.isStatus()) {
+      result = current.deepCopy();
+      setOrRemove(result, STATUS, changed.get(STATUS));
+      setOrRemove(metadata(result), "managedFields", changed.path(METADATA).get("managedFields"));
+    } else {
+      result = changed;
+      if (target.statusSubresource()) {
+        setOrRemove(result, STATUS, current.get(STATUS));
+      }
+    }
+    result.put("apiVersion", current.path("apiVersion").asText());
+    result.put("kind", current.path("kind").asText());
+    ObjectNode metadata = metadata(result);
+    JsonNode currentMetadata = current.path(METADATA);
+    for (String field : List.of("name", "namespace", "uid", "creationTimestamp", "resourceVersion", "generation",
+        "deletionTimestamp", "deletionGracePeriodSeconds")) {
+      setOrRemove(metadata, field, currentMetadata.get(field));
+    }
+    if (isCrdMainResource(target)) {
+      CrdStatus.ensure(result, current.get(STATUS));
+    }
+    return result;
+  }
+
+  private static boolean isCrdMainResource(Target target) {
+    return target.kind().equals(ApiHandler.CRDS) && target.rp().subresource() == null;
+  }
+}
