@@ -56,6 +56,35 @@ class SchemaValidationTest {
         + "invalid: <nil>: Invalid value: \"object\": ");
   }
 
+  /** kube-apiserver's errors of a TrainJob named 2wrongs with numNodes -1: one of the schema, one of a CEL rule. */
+  private static String[] twoWrongs() {
+    return new String[] {"spec.trainer.numNodes: Invalid value: -1: spec.trainer.numNodes in body should be greater "
+        + "than or equal to " + minimumNumNodes,
+        "<nil>: Invalid value: \"object\": metadata.name must match RFC 1035 DNS label format"};
+  }
+
+  @Test
+  void schemaAndCelErrorsAreReportedTogether() {
+    Http.Response response = new Http(API.server()).post(TRAINJOBS, "application/json",
+        trainJob("2wrongs", "{\"numNodes\":-1}"));
+    assertThat(response.code()).isEqualTo(422);
+    assertThat(response.json().path("message").asText()).isEqualTo("TrainJob.trainer.kubeflow.org \"2wrongs\" is "
+        + "invalid: [" + String.join(", ", twoWrongs()) + "]");
+    assertThat(response.json().at("/details/causes").size()).isEqualTo(2);
+  }
+
+  @Test
+  void kubectlShowsSchemaAndCelErrorsTogether(@TempDir Path dir) {
+    Kubectl kubectl = new Kubectl(API.server(), dir);
+    Kubectl.Result result = kubectl.runWithInput("apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\n"
+        + "metadata: {name: 2wrongs}\nspec:\n  runtimeRef: {name: torch-distributed}\n  trainer: {numNodes: -1}\n",
+        "create", "-f", "-");
+    assertThat(result.exit()).isNotZero();
+    // kubectl lists several causes one per line
+    assertThat(result.output()).isEqualTo("The TrainJob \"2wrongs\" is invalid: \n* "
+        + String.join("\n* ", twoWrongs()) + "\n");
+  }
+
   @Test
   void unknownFieldsArePrunedAndTransitionRulesHold() {
     Http http = new Http(API.server());
