@@ -26,7 +26,17 @@ record GoUrl(String scheme, String host, String rawPath, String rawQuery) {
     }
   }
 
+  /**
+   * Kubernetes' {@code url()}: validates {@code url} as a request URI, where a '#' is one more character of the path
+   * or query, then, as kube parses it a second time with Go's {@code url.Parse}, drops the fragment.
+   */
   static GoUrl parseRequestUri(String url) throws ParseException {
+    GoUrl parsed = parse(url);
+    int hash = url.indexOf('#');
+    return hash < 0 ? parsed : parse(url.substring(0, hash));
+  }
+
+  private static GoUrl parse(String url) throws ParseException {
     for (char c : url.toCharArray()) {
       if (c < 0x20 || c == 0x7f) {
         throw new ParseException(url, "net/url: invalid control character in URL");

@@ -12,9 +12,9 @@ import dev.cel.parser.CelStandardMacro;
  * standard CEL with cross-type numeric comparisons, {@code self} and {@code oldSelf} (dynamically typed), cel's
  * string extensions ({@code lowerAscii}, {@code split}, {@code join}, {@code replace}, {@code substring}...), sets
  * ({@code sets.contains}...), optional types ({@code self.?field.orValue(x)}), and Kubernetes' libraries:
- * {@linkplain ListsLibrary lists}, {@linkplain RegexLibrary regex}, {@linkplain UrlLibrary URLs} and
- * {@linkplain QuantityLibrary quantities}. Not available: the IP/CIDR, format, semver and authz libraries, and the
- * strings extension's {@code format} and {@code quote} (cel-java 0.11 lacks them).
+ * {@linkplain ListsLibrary lists}, {@linkplain RegexLibrary regex}, {@linkplain UrlLibrary URLs},
+ * {@linkplain QuantityLibrary quantities}, {@linkplain NetworkLibrary IPs and CIDRs}. Not available: the format,
+ * semver and authz libraries, and the strings extension's {@code format} and {@code quote} (cel-java 0.11 lacks them).
  */
 public final class KubernetesCel {
 
@@ -30,8 +30,10 @@ public final class KubernetesCel {
       .addVar("oldSelf", SimpleType.DYN)
       .addCompilerLibraries(CelExtensions.strings(), CelExtensions.sets(OPTIONS), CelExtensions.optional())
       .addRuntimeLibraries(CelExtensions.strings(), CelExtensions.sets(OPTIONS), CelExtensions.optional())
-      .addCompilerLibraries(new ListsLibrary(), new RegexLibrary(), new UrlLibrary(), new QuantityLibrary())
-      .addRuntimeLibraries(new ListsLibrary(), new RegexLibrary(), new UrlLibrary(), new QuantityLibrary())
+      .addCompilerLibraries(new ListsLibrary(), new RegexLibrary(), new UrlLibrary(), new QuantityLibrary(),
+          new NetworkLibrary())
+      .addRuntimeLibraries(new ListsLibrary(), new RegexLibrary(), new UrlLibrary(), new QuantityLibrary(),
+          new NetworkLibrary())
       .build();
 
   private KubernetesCel() {
