@@ -338,13 +338,8 @@ public final class StructuralSchema {
         errors.add(new FieldError(FieldError.Type.REQUIRED, child(path, required.asText()), null, ""));
       }
     }
-    JsonNode properties = schema.get("properties");
-    JsonNode additional = schema.get("additionalProperties");
     value.fields().forEachRemaining(field -> {
-      JsonNode childSchema = properties == null ? null : properties.get(field.getKey());
-      if (childSchema == null && additional != null && additional.isObject()) {
-        childSchema = additional;
-      }
+      JsonNode childSchema = propertySchema(schema, field.getKey());
       if (childSchema != null) {
         validate(childSchema, field.getValue(), child(path, field.getKey()), errors);
       }
@@ -353,6 +348,13 @@ public final class StructuralSchema {
       errors.add(new FieldError(FieldError.Type.TOO_MANY, path, Integer.toString(value.size()),
           "must have at most " + schema.get("maxProperties").asInt() + " items"));
     }
+  }
+
+  /** The schema of an object's field: its property's, else {@code additionalProperties}', else null. */
+  private static JsonNode propertySchema(JsonNode schema, String field) {
+    JsonNode property = schema.path("properties").get(field);
+    JsonNode additional = schema.get("additionalProperties");
+    return property != null ? property : additional != null && additional.isObject() ? additional : null;
   }
 
   /**
@@ -366,13 +368,8 @@ public final class StructuralSchema {
     }
     checkRules(schema, value, old, path, errors, budget);
     if (value.isObject()) {
-      JsonNode properties = schema.get("properties");
-      JsonNode additional = schema.get("additionalProperties");
       value.fields().forEachRemaining(field -> {
-        JsonNode childSchema = properties == null ? null : properties.get(field.getKey());
-        if (childSchema == null && additional != null && additional.isObject()) {
-          childSchema = additional;
-        }
+        JsonNode childSchema = propertySchema(schema, field.getKey());
         if (childSchema != null) {
           JsonNode oldChild = old != null && old.isObject() ? old.get(field.getKey()) : null;
           validateRules(childSchema, field.getValue(), oldChild, child(path, field.getKey()), errors, budget);

@@ -30,6 +30,31 @@ abstract class CelLibrary implements CelCompilerLibrary, CelRuntimeLibrary {
     runtime.addFunctionBindings(bindings());
   }
 
+  /** Parses a string into a value, {@link IllegalArgumentException} with kube's message when it cannot. */
+  @FunctionalInterface
+  interface Parser<T> {
+    T parse(String text);
+  }
+
+  /** The parsed value, or an evaluation error with the parser's message (kube's {@code url()}, {@code ip()}...). */
+  static <T> T parsed(Parser<T> parser, String text) throws CelEvaluationException {
+    try {
+      return parser.parse(text);
+    } catch (IllegalArgumentException e) {
+      throw error(e.getMessage());
+    }
+  }
+
+  /** Whether the text parses (kube's {@code isURL()}, {@code isIP()}...). */
+  static boolean parses(Parser<?> parser, String text) {
+    try {
+      parser.parse(text);
+      return true;
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+  }
+
   /** An evaluation error whose text is kube's (cel-go's {@code types.NewErr}). */
   static CelEvaluationException error(String message) {
     return new CelEvaluationException(message);

@@ -33,15 +33,6 @@ record CidrValue(InetAddress address, int prefixLength) {
     return new CidrValue(address, length);
   }
 
-  static boolean isValid(String text) {
-    try {
-      parse(text);
-      return true;
-    } catch (IllegalArgumentException e) {
-      return false;
-    }
-  }
-
   IpValue ip() {
     return new IpValue(address);
   }

@@ -65,15 +65,6 @@ record IpValue(InetAddress address) {
     return "\"" + text.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
   }
 
-  static boolean isValid(String text) {
-    try {
-      parse(text);
-      return true;
-    } catch (IllegalArgumentException e) {
-      return false;
-    }
-  }
-
   long family() {
     return address instanceof Inet4Address ? 4 : 6;
   }

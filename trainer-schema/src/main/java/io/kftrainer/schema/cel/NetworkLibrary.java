@@ -61,21 +61,9 @@ final class NetworkLibrary extends CelLibrary {
     Class<IpValue> ip = IpValue.class;
     Class<CidrValue> cidr = CidrValue.class;
     return List.of(
-        CelFunctionBinding.from("string_to_ip", String.class, s -> {
-          try {
-            return IpValue.parse(s);
-          } catch (IllegalArgumentException e) {
-            throw error(e.getMessage());
-          }
-        }),
-        CelFunctionBinding.from("is_ip", String.class, IpValue::isValid),
-        CelFunctionBinding.from("ip_is_canonical", String.class, s -> {
-          try {
-            return IpValue.parse(s).toString().equals(s);
-          } catch (IllegalArgumentException e) {
-            throw error(e.getMessage());
-          }
-        }),
+        CelFunctionBinding.from("string_to_ip", String.class, s -> parsed(IpValue::parse, s)),
+        CelFunctionBinding.from("is_ip", String.class, s -> parses(IpValue::parse, s)),
+        CelFunctionBinding.from("ip_is_canonical", String.class, s -> parsed(IpValue::parse, s).toString().equals(s)),
         CelFunctionBinding.from("ip_family", ip, IpValue::family),
         CelFunctionBinding.from("ip_is_unspecified", ip, IpValue::isUnspecified),
         CelFunctionBinding.from("ip_is_loopback", ip, IpValue::isLoopback),
@@ -83,33 +71,17 @@ final class NetworkLibrary extends CelLibrary {
         CelFunctionBinding.from("ip_is_link_local_unicast", ip, IpValue::isLinkLocalUnicast),
         CelFunctionBinding.from("ip_is_global_unicast", ip, IpValue::isGlobalUnicast),
         CelFunctionBinding.from("ip_to_string", ip, IpValue::toString),
-        CelFunctionBinding.from("string_to_cidr", String.class, s -> {
-          try {
-            return CidrValue.parse(s);
-          } catch (IllegalArgumentException e) {
-            throw error(e.getMessage());
-          }
-        }),
-        CelFunctionBinding.from("is_cidr", String.class, CidrValue::isValid),
+        CelFunctionBinding.from("string_to_cidr", String.class, s -> parsed(CidrValue::parse, s)),
+        CelFunctionBinding.from("is_cidr", String.class, s -> parses(CidrValue::parse, s)),
         CelFunctionBinding.from("cidr_ip", cidr, CidrValue::ip),
         CelFunctionBinding.from("cidr_masked", cidr, CidrValue::masked),
         CelFunctionBinding.from("cidr_prefix_length", cidr, c -> (long) c.prefixLength()),
         CelFunctionBinding.from("cidr_contains_ip_ip", cidr, ip, (c, a) -> c.containsIp(a.address())),
-        CelFunctionBinding.from("cidr_contains_ip_string", cidr, String.class, (c, s) -> {
-          try {
-            return c.containsIp(IpValue.parse(s).address());
-          } catch (IllegalArgumentException e) {
-            throw error(e.getMessage());
-          }
-        }),
+        CelFunctionBinding.from("cidr_contains_ip_string", cidr, String.class,
+            (c, s) -> c.containsIp(parsed(IpValue::parse, s).address())),
         CelFunctionBinding.from("cidr_contains_cidr", cidr, cidr, CidrValue::containsCidr),
-        CelFunctionBinding.from("cidr_contains_cidr_string", cidr, String.class, (c, s) -> {
-          try {
-            return c.containsCidr(CidrValue.parse(s));
-          } catch (IllegalArgumentException e) {
-            throw error(e.getMessage());
-          }
-        }),
+        CelFunctionBinding.from("cidr_contains_cidr_string", cidr, String.class,
+            (c, s) -> c.containsCidr(parsed(CidrValue::parse, s))),
         CelFunctionBinding.from("cidr_to_string", cidr, CidrValue::toString));
   }
 }

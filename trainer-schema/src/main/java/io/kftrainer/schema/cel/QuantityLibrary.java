@@ -53,21 +53,8 @@ final class QuantityLibrary extends CelLibrary {
   List<CelFunctionBinding> bindings() {
     Class<QuantityValue> q = QuantityValue.class;
     return List.of(
-        CelFunctionBinding.from("string_to_quantity", String.class, s -> {
-          try {
-            return QuantityValue.parse(s);
-          } catch (IllegalArgumentException e) {
-            throw error(e.getMessage());
-          }
-        }),
-        CelFunctionBinding.from("is_quantity_string", String.class, s -> {
-          try {
-            QuantityValue.parse(s);
-            return true;
-          } catch (IllegalArgumentException e) {
-            return false;
-          }
-        }),
+        CelFunctionBinding.from("string_to_quantity", String.class, s -> parsed(QuantityValue::parse, s)),
+        CelFunctionBinding.from("is_quantity_string", String.class, s -> parses(QuantityValue::parse, s)),
         CelFunctionBinding.from("quantity_sign", q, a -> (long) a.amount().signum()),
         CelFunctionBinding.from("quantity_is_integer", q, QuantityValue::isInteger),
         CelFunctionBinding.from("quantity_get_integer", q, a -> {

@@ -38,24 +38,19 @@ final class UrlLibrary extends CelLibrary {
             newMemberOverload("url_get_query", MapType.create(string, ListType.create(string)), URL)));
   }
 
+  private static GoUrl url(String text) {
+    try {
+      return GoUrl.parseRequestUri(text);
+    } catch (GoUrl.ParseException e) {
+      throw new IllegalArgumentException("URL parse error during conversion from string: " + e.getMessage(), e);
+    }
+  }
+
   @Override
   List<CelFunctionBinding> bindings() {
     return List.of(
-        CelFunctionBinding.from("string_to_url", String.class, s -> {
-          try {
-            return GoUrl.parseRequestUri(s);
-          } catch (GoUrl.ParseException e) {
-            throw error("URL parse error during conversion from string: " + e.getMessage());
-          }
-        }),
-        CelFunctionBinding.from("is_url_string", String.class, s -> {
-          try {
-            GoUrl.parseRequestUri(s);
-            return true;
-          } catch (GoUrl.ParseException e) {
-            return false;
-          }
-        }),
+        CelFunctionBinding.from("string_to_url", String.class, s -> parsed(UrlLibrary::url, s)),
+        CelFunctionBinding.from("is_url_string", String.class, s -> parses(UrlLibrary::url, s)),
         CelFunctionBinding.from("url_get_scheme", GoUrl.class, GoUrl::scheme),
         CelFunctionBinding.from("url_get_host", GoUrl.class, GoUrl::host),
         CelFunctionBinding.from("url_get_hostname", GoUrl.class, GoUrl::hostname),
