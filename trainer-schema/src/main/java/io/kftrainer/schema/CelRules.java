@@ -98,7 +98,10 @@ final class CelRules {
 
   private static final Cel CEL = KubernetesCel.environment();
 
+  private static final java.util.regex.Pattern OLD_SELF = java.util.regex.Pattern.compile("\\boldSelf\\b");
+
   private final Map<String, Object> programs = new ConcurrentHashMap<>();
+  private final Map<String, Boolean> transitionRules = new ConcurrentHashMap<>();
   private final long perCallLimit;
 
   CelRules() {
@@ -159,8 +162,9 @@ final class CelRules {
     }
   }
 
-  static boolean referencesOldSelf(String rule) {
-    return rule.matches("(?s).*\\boldSelf\\b.*");
+  /** Whether {@code rule} is a transition rule (names {@code oldSelf}); remembered per rule text. */
+  boolean referencesOldSelf(String rule) {
+    return transitionRules.computeIfAbsent(rule, r -> OLD_SELF.matcher(r).find());
   }
 
   /** JSON to CEL values; JSON nulls are left out of maps, as absent fields. */

@@ -395,10 +395,10 @@ public final class StructuralSchema {
     }
     Object self = CelRules.toCel(value);
     Object oldSelf = old == null || old.isNull() ? null : CelRules.toCel(old);
-    String type = quote(schema.path("type").asText(""));
+    String type = "\"" + schema.path("type").asText("") + "\""; // a schema type needs no escaping
     for (JsonNode rule : rules) {
       String expression = rule.path("rule").asText("");
-      boolean transition = CelRules.referencesOldSelf(expression);
+      boolean transition = cel.referencesOldSelf(expression);
       if (expression.isEmpty() || (transition && oldSelf == null)) {
         continue;
       }
