@@ -56,6 +56,40 @@ class SchemaValidationTest {
         + "invalid: <nil>: Invalid value: \"object\": ");
   }
 
+  /** kube-apiserver's errors of a TrainJob named 2wrongs with numNodes -1: one of the schema, one of a CEL rule. */
+  private static String[] twoWrongs() {
+    return new String[] {"spec.trainer.numNodes: Invalid value: -1: spec.trainer.numNodes in body should be greater "
+        + "than or equal to " + minimumNumNodes,
+        "<nil>: Invalid value: \"object\": metadata.name must match RFC 1035 DNS label format"};
+  }
+
+  @Test
+  void schemaAndCelErrorsAreReportedTogether() {
+    Http.Response response = new Http(API.server()).post(TRAINJOBS, "application/json",
+        trainJob("2wrongs", "{\"numNodes\":-1}"));
+    assertThat(response.code()).isEqualTo(422);
+    assertThat(response.json().path("message").asText()).isEqualTo("TrainJob.trainer.kubeflow.org \"2wrongs\" is "
+        + "invalid: [" + String.join(", ", twoWrongs()) + "]");
+    assertThat(response.json().at("/details/causes").size()).isEqualTo(2);
+  }
+
+  /** {@code kubectl create} of a TrainJob with {@code numNodes: -1}; it must fail. */
+  private static Kubectl.Result kubectlCreateNegative(Path dir, String name) {
+    Kubectl.Result result = new Kubectl(API.server(), dir).runWithInput("apiVersion: trainer.kubeflow.org/v1alpha1\n"
+        + "kind: TrainJob\nmetadata: {name: " + name + "}\nspec:\n  runtimeRef: {name: torch-distributed}\n"
+        + "  trainer: {numNodes: -1}\n", "create", "-f", "-");
+    assertThat(result.exit()).isNotZero();
+    return result;
+  }
+
+  @Test
+  void kubectlShowsSchemaAndCelErrorsTogether(@TempDir Path dir) {
+    Kubectl.Result result = kubectlCreateNegative(dir, "2wrongs");
+    // kubectl lists several causes one per line
+    assertThat(result.output()).isEqualTo("The TrainJob \"2wrongs\" is invalid: \n* "
+        + String.join("\n* ", twoWrongs()) + "\n");
+  }
+
   @Test
   void unknownFieldsArePrunedAndTransitionRulesHold() {
     Http http = new Http(API.server());
@@ -71,11 +105,7 @@ class SchemaValidationTest {
 
   @Test
   void kubectlShowsTheSchemaErrors(@TempDir Path dir) {
-    Kubectl kubectl = new Kubectl(API.server(), dir);
-    Kubectl.Result result = kubectl.runWithInput("apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\n"
-        + "metadata: {name: k}\nspec:\n  runtimeRef: {name: torch-distributed}\n  trainer: {numNodes: -1}\n",
-        "create", "-f", "-");
-    assertThat(result.exit()).isNotZero();
+    Kubectl.Result result = kubectlCreateNegative(dir, "k");
     assertThat(result.output()).contains("The TrainJob \"k\" is invalid: spec.trainer.numNodes: Invalid value: -1: "
         + "spec.trainer.numNodes in body should be greater than or equal to " + minimumNumNodes);
   }

@@ -2,12 +2,11 @@ package io.kftrainer.schema;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cel.bundle.Cel;
-import dev.cel.bundle.CelFactory;
 import dev.cel.common.CelValidationException;
-import dev.cel.common.types.SimpleType;
-import dev.cel.parser.CelStandardMacro;
 import dev.cel.runtime.CelEvaluationException;
+import dev.cel.runtime.CelEvaluationListener;
 import dev.cel.runtime.CelRuntime;
+import io.kftrainer.schema.cel.KubernetesCel;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -16,57 +15,156 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Compiles and evaluates {@code x-kubernetes-validations} rules with Google's CEL for Java. {@code self} and
- * {@code oldSelf} are dynamically typed and bound to the JSON value converted to CEL's values (maps, lists, int,
- * double, string, bool), so field selection, {@code has()}, the macros and {@code matches()} behave as in Kubernetes
- * for the standard CEL our CRDs use. Kubernetes' CEL libraries (quantity, URL, IP, format...) are not declared: a rule
- * that uses them fails to compile and is reported as an error of the rule. Programs are compiled once per rule text.
+ * Compiles and evaluates {@code x-kubernetes-validations} rules and their {@code messageExpression}s in
+ * {@link KubernetesCel}'s environment. {@code self} and {@code oldSelf} are bound to the JSON value converted to CEL's
+ * values (maps, lists, int, double, string, bool). Programs are compiled once per expression text.
+ *
+ * <p>Cost: kube-apiserver meters each evaluation with cel-go's cost model and cancels a call beyond
+ * {@link #PER_CALL_LIMIT} and an object's rules beyond {@link #PER_OBJECT_BUDGET} in total. cel-java has no cost
+ * model, so the cost here is an approximation of cel-go's: one unit per evaluated expression node, plus one per ten
+ * elements or characters of each string, list or map a node produces.
  */
 final class CelRules {
 
-  /** The outcome of one rule: passed, failed, or could not be evaluated (with the reason). */
-  record Outcome(boolean passed, String error) {
+  /** kube's {@code celconfig.PerCallLimit}. */
+  static final long PER_CALL_LIMIT = 1_000_000;
+  /** kube's {@code celconfig.RuntimeCELCostBudget}: all the rules of one object. */
+  static final long PER_OBJECT_BUDGET = 10_000_000;
+
+  /** The outcome of one evaluation: a value, or an error (not compiled, failed, or over the cost limit). */
+  record Outcome(Object value, String error, Kind kind, long cost) {
+    enum Kind { VALUE, COMPILE_ERROR, EVALUATION_ERROR, NO_SUCH_OVERLOAD, COST_LIMIT }
+
+    boolean isTrue() {
+      return kind == Kind.VALUE && Boolean.TRUE.equals(value);
+    }
   }
 
-  private static final Cel CEL = CelFactory.standardCelBuilder()
-      .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
-      .addVar("self", SimpleType.DYN)
-      .addVar("oldSelf", SimpleType.DYN)
-      .build();
+  /** What an object's evaluations have left of {@link #PER_OBJECT_BUDGET}; not thread-safe, one per validation. */
+  static final class Budget {
+    private long remaining;
+    private boolean stopped;
+
+    Budget(long remaining) {
+      this.remaining = remaining;
+    }
+
+    /** Spends {@code cost}; false when it was more than what was left. */
+    boolean spend(long cost) {
+      remaining -= cost;
+      return remaining >= 0;
+    }
+
+    /** After an error kube reports with "no further validation rules will be run". */
+    void stop() {
+      stopped = true;
+    }
+
+    boolean stopped() {
+      return stopped;
+    }
+  }
+
+  private static final class CostLimitExceeded extends RuntimeException {
+    CostLimitExceeded() {
+      super("operation cancelled: actual cost limit exceeded", null, false, false);
+    }
+  }
+
+  /** Counts the cost of one evaluation and cancels it beyond the per-call limit. */
+  private static final class CostMeter implements CelEvaluationListener {
+    private final long limit;
+    private long cost;
+
+    CostMeter(long limit) {
+      this.limit = limit;
+    }
+
+    @Override
+    public void callback(dev.cel.common.ast.CelExpr expr, Object result) {
+      cost += 1;
+      if (result instanceof String s) {
+        cost += s.length() / 10;
+      } else if (result instanceof java.util.Collection<?> c) {
+        cost += c.size() / 10;
+      } else if (result instanceof Map<?, ?> m) {
+        cost += m.size() / 10;
+      }
+      if (cost > limit) {
+        throw new CostLimitExceeded();
+      }
+    }
+  }
+
+  private static final Cel CEL = KubernetesCel.environment();
+
+  private static final java.util.regex.Pattern OLD_SELF = java.util.regex.Pattern.compile("\\boldSelf\\b");
 
   private final Map<String, Object> programs = new ConcurrentHashMap<>();
+  private final Map<String, Boolean> transitionRules = new ConcurrentHashMap<>();
+  private final long perCallLimit;
 
-  Outcome evaluate(String rule, JsonNode self, JsonNode oldSelf) {
-    Object compiled = programs.computeIfAbsent(rule, CelRules::compile);
+  CelRules() {
+    this(PER_CALL_LIMIT);
+  }
+
+  CelRules(long perCallLimit) {
+    this.perCallLimit = perCallLimit;
+  }
+
+  /** Evaluates {@code expression} with {@code self} and {@code oldSelf} (null when absent) as {@link #toCel} made them. */
+  Outcome evaluate(String expression, Object self, Object oldSelf) {
+    Object compiled = programs.computeIfAbsent(expression, CelRules::compile);
     if (compiled instanceof String) {
-      return new Outcome(false, (String) compiled);
+      return new Outcome(null, (String) compiled, Outcome.Kind.COMPILE_ERROR, 0);
     }
     Map<String, Object> variables = new LinkedHashMap<>();
-    variables.put("self", toCel(self));
+    variables.put("self", self);
     if (oldSelf != null) {
-      variables.put("oldSelf", toCel(oldSelf));
+      variables.put("oldSelf", oldSelf);
     }
+    CostMeter meter = new CostMeter(perCallLimit);
     try {
-      Object result = ((CelRuntime.Program) compiled).eval(variables);
-      if (result instanceof Boolean) {
-        return new Outcome((Boolean) result, null);
-      }
-      return new Outcome(false, "rule did not evaluate to a bool: " + result);
+      Object value = ((CelRuntime.Program) compiled).trace(variables, meter);
+      return new Outcome(value, null, Outcome.Kind.VALUE, meter.cost);
+    } catch (CostLimitExceeded e) {
+      return new Outcome(null, e.getMessage(), Outcome.Kind.COST_LIMIT, meter.cost);
     } catch (CelEvaluationException e) {
-      return new Outcome(false, e.getMessage());
+      if (causedByCostLimit(e)) {
+        return new Outcome(null, new CostLimitExceeded().getMessage(), Outcome.Kind.COST_LIMIT, meter.cost);
+      }
+      String message = e.getMessage();
+      boolean overload = message.contains("No matching overload");
+      return new Outcome(null, overload ? "no such overload" : withoutLocation(message),
+          overload ? Outcome.Kind.NO_SUCH_OVERLOAD : Outcome.Kind.EVALUATION_ERROR, meter.cost);
     }
   }
 
-  private static Object compile(String rule) {
+  private static boolean causedByCostLimit(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof CostLimitExceeded) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** cel-java prefixes errors with {@code evaluation error at <input>:N: }; cel-go's do not name the position. */
+  private static String withoutLocation(String message) {
+    return message.replaceFirst("^evaluation error( at [^:]*:\\d+)?: ", "");
+  }
+
+  private static Object compile(String expression) {
     try {
-      return CEL.createProgram(CEL.compile(rule).getAst());
+      return CEL.createProgram(CEL.compile(expression).getAst());
     } catch (CelValidationException | CelEvaluationException e) {
-      return "compilation failed: " + e.getMessage();
+      return e.getMessage();
     }
   }
 
-  static boolean referencesOldSelf(String rule) {
-    return rule.matches("(?s).*\\boldSelf\\b.*");
+  /** Whether {@code rule} is a transition rule (names {@code oldSelf}); remembered per rule text. */
+  boolean referencesOldSelf(String rule) {
+    return transitionRules.computeIfAbsent(rule, r -> OLD_SELF.matcher(r).find());
   }
 
   /** JSON to CEL values; JSON nulls are left out of maps, as absent fields. */

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -90,10 +91,12 @@ public final class CustomResourceValidator {
     return errors;
   }
 
-  /** kube-apiserver's message for a rejected object: {@code TrainJob.trainer.kubeflow.org "x" is invalid: ...}. */
+  /**
+   * kube-apiserver's message for a rejected object: {@code TrainJob.trainer.kubeflow.org "x" is invalid: ...}, the
+   * errors in brackets when there are several, each once (as kube's {@code ErrorList.ToAggregate}).
+   */
   public static String message(String kind, String group, String name, List<FieldError> errors) {
-    List<String> causes = new ArrayList<>();
-    errors.forEach(e -> causes.add(e.toString()));
+    List<String> causes = new ArrayList<>(new LinkedHashSet<>(errors.stream().map(FieldError::toString).toList()));
     return kind + (group.isEmpty() ? "" : "." + group) + " \"" + name + "\" is invalid: "
         + (causes.size() == 1 ? causes.get(0) : "[" + String.join(", ", causes) + "]");
   }

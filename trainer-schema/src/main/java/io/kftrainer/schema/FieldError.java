@@ -14,6 +14,8 @@ public record FieldError(Type type, String field, String value, String detail) {
   /** kube-apiserver's error types, with their printed names. */
   public enum Type {
     INVALID("Invalid value", true),
+    /** A value of the wrong type: printed as {@link #INVALID}, but it stops CEL validation as kube's TypeInvalid. */
+    TYPE_INVALID("Invalid value", true),
     REQUIRED("Required value", false),
     UNSUPPORTED("Unsupported value", true),
     DUPLICATE("Duplicate value", true),
@@ -32,6 +34,14 @@ public record FieldError(Type type, String field, String value, String detail) {
     @Override
     public String toString() {
       return text;
+    }
+
+    /**
+     * Whether kube-apiserver skips an object's CEL rules after an error of this type (its {@code hasBlockingErr}):
+     * required, unsupported (enum), too long, too many, and wrong type.
+     */
+    public boolean blocksRules() {
+      return this == REQUIRED || this == UNSUPPORTED || this == TOO_LONG || this == TOO_MANY || this == TYPE_INVALID;
     }
   }
 

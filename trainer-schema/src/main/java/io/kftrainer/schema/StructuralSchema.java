@@ -21,12 +21,14 @@ import java.util.regex.PatternSyntaxException;
  * of types, {@code required}, {@code enum}, {@code minimum}/{@code maximum} (exclusive too), {@code minLength}/
  * {@code maxLength}, {@code pattern}, {@code minItems}/{@code maxItems}, {@code x-kubernetes-list-type} set and map
  * uniqueness, {@code nullable}, {@code x-kubernetes-int-or-string}, and the {@code x-kubernetes-validations} CEL
- * rules, transition rules ({@code oldSelf}) included on updates, with kube-apiserver's messages.
+ * rules, transition rules ({@code oldSelf}) included on updates, with kube-apiserver's messages: the Kubernetes CEL
+ * libraries ({@link io.kftrainer.schema.cel.KubernetesCel}), {@code messageExpression}, {@code reason},
+ * {@code fieldPath}, and kube's per-call and per-object cost limits (on an approximate cost, see {@link CelRules}).
  *
  * <p>Transition rules see the old value of the same field: object properties and map values are correlated, list
  * items only in {@code x-kubernetes-list-type: map} lists (by their keys), as in Kubernetes. Not implemented:
- * {@code messageExpression} (the static {@code message} is used), CEL cost limits, {@code format} checks,
- * {@code allOf}/{@code anyOf}/{@code oneOf}/{@code not}, and the Kubernetes CEL libraries.
+ * {@code format} checks, {@code allOf}/{@code anyOf}/{@code oneOf}/{@code not}, the static cost estimate kube
+ * checks when a CRD is created, and ratcheting (rules of unchanged fields are evaluated again on update).
  *
  * <p>Thread-safe; build one per CRD version and keep it.
  */
@@ -36,16 +38,24 @@ public final class StructuralSchema {
   private static final Set<String> ROOT_FIELDS = Set.of("apiVersion", "kind", "metadata");
 
   private final JsonNode schema;
-  private final CelRules cel = new CelRules();
+  private final CelRules cel;
+  private final long costBudget;
   private final Map<String, Pattern> patterns = new java.util.concurrent.ConcurrentHashMap<>();
 
-  private StructuralSchema(JsonNode schema) {
+  private StructuralSchema(JsonNode schema, long perCallLimit, long perObjectBudget) {
     this.schema = Objects.requireNonNull(schema);
+    this.cel = new CelRules(perCallLimit);
+    this.costBudget = perObjectBudget;
   }
 
-  /** The schema of a CRD version's {@code schema.openAPIV3Schema}. */
+  /** The schema of a CRD version's {@code schema.openAPIV3Schema}, with kube's CEL cost limits. */
   public static StructuralSchema of(JsonNode openApiV3Schema) {
-    return new StructuralSchema(openApiV3Schema);
+    return new StructuralSchema(openApiV3Schema, CelRules.PER_CALL_LIMIT, CelRules.PER_OBJECT_BUDGET);
+  }
+
+  /** With other cost limits than kube's, for tests that exhaust them quickly. */
+  static StructuralSchema withCostLimits(JsonNode openApiV3Schema, long perCallLimit, long perObjectBudget) {
+    return new StructuralSchema(openApiV3Schema, perCallLimit, perObjectBudget);
   }
 
   /** Removes the fields the schema does not declare (apiVersion, kind and metadata stay at the root). */
@@ -113,16 +123,24 @@ public final class StructuralSchema {
   }
 
   /**
-   * Validates {@code object} (and, on an update, the transition rules against {@code oldObject}, else null).
-   * Returns every error found, in document order.
+   * Validates {@code object} (and, on an update, the transition rules against {@code oldObject}, else null), as
+   * kube-apiserver does: the schema first, then the CEL rules of every node, each node's own rules before its
+   * children's. After an error that kube calls blocking ({@link FieldError.Type#blocksRules()}: a wrong type, a
+   * missing required field...) no rule is evaluated and one error says so. Returns every error found.
    */
   public List<FieldError> validate(JsonNode object, JsonNode oldObject) {
     List<FieldError> errors = new ArrayList<>();
-    validate(schema, object, oldObject, "", errors);
+    validate(schema, object, "", errors);
+    if (errors.stream().anyMatch(e -> e.type().blocksRules())) {
+      errors.add(new FieldError(FieldError.Type.INVALID, "", quote("null"), "some validation rules were not checked "
+          + "because the object was invalid; correct the existing errors to complete validation"));
+    } else {
+      validateRules(schema, object, oldObject, "", errors, new CelRules.Budget(costBudget));
+    }
     return errors;
   }
 
-  private void validate(JsonNode schema, JsonNode value, JsonNode old, String path, List<FieldError> errors) {
+  private void validate(JsonNode schema, JsonNode value, String path, List<FieldError> errors) {
     if (value.isNull()) {
       if (!schema.path("nullable").asBoolean(false) && schema.has("type")) {
         errors.add(typeError(schema, path, "null"));
@@ -133,19 +151,15 @@ public final class StructuralSchema {
       errors.add(typeError(schema, path, typeName(value)));
       return;
     }
-    int before = errors.size();
     checkEnum(schema, value, path, errors);
     if (value.isNumber()) {
       checkNumber(schema, value, path, errors);
     } else if (value.isTextual()) {
       checkString(schema, value, path, errors);
     } else if (value.isArray()) {
-      checkArray(schema, value, old, path, errors);
+      checkArray(schema, value, path, errors);
     } else if (value.isObject()) {
-      checkObject(schema, value, old, path, errors);
-    }
-    if (errors.size() == before) {
-      checkRules(schema, value, old, path, errors);
+      checkObject(schema, value, path, errors);
     }
   }
 
@@ -193,7 +207,7 @@ public final class StructuralSchema {
   private static FieldError typeError(JsonNode schema, String path, String actual) {
     String expected = schema.path("x-kubernetes-int-or-string").asBoolean(false) ? "integer,string"
         : schema.path("type").asText();
-    return new FieldError(FieldError.Type.INVALID, path, quote(actual),
+    return new FieldError(FieldError.Type.TYPE_INVALID, path, quote(actual),
         path + " in body must be of type " + expected + ": " + quote(actual));
   }
 
@@ -267,7 +281,7 @@ public final class StructuralSchema {
     }
   }
 
-  private void checkArray(JsonNode schema, JsonNode value, JsonNode old, String path, List<FieldError> errors) {
+  private void checkArray(JsonNode schema, JsonNode value, String path, List<FieldError> errors) {
     int size = value.size();
     if (schema.has("maxItems") && size > schema.get("maxItems").asInt()) {
       errors.add(new FieldError(FieldError.Type.TOO_MANY, path, Integer.toString(size),
@@ -294,8 +308,7 @@ public final class StructuralSchema {
         }
       }
       if (items != null) {
-        JsonNode oldItem = listType.equals("map") && old != null && old.isArray() ? findByKey(old, item, keys) : null;
-        validate(items, item, oldItem, itemPath, errors);
+        validate(items, item, itemPath, errors);
       }
     }
   }
@@ -319,22 +332,16 @@ public final class StructuralSchema {
     return null;
   }
 
-  private void checkObject(JsonNode schema, JsonNode value, JsonNode old, String path, List<FieldError> errors) {
+  private void checkObject(JsonNode schema, JsonNode value, String path, List<FieldError> errors) {
     for (JsonNode required : schema.path("required")) {
       if (!value.has(required.asText())) {
         errors.add(new FieldError(FieldError.Type.REQUIRED, child(path, required.asText()), null, ""));
       }
     }
-    JsonNode properties = schema.get("properties");
-    JsonNode additional = schema.get("additionalProperties");
     value.fields().forEachRemaining(field -> {
-      JsonNode childSchema = properties == null ? null : properties.get(field.getKey());
-      if (childSchema == null && additional != null && additional.isObject()) {
-        childSchema = additional;
-      }
+      JsonNode childSchema = propertySchema(schema, field.getKey());
       if (childSchema != null) {
-        JsonNode oldChild = old != null && old.isObject() ? old.get(field.getKey()) : null;
-        validate(childSchema, field.getValue(), oldChild, child(path, field.getKey()), errors);
+        validate(childSchema, field.getValue(), child(path, field.getKey()), errors);
       }
     });
     if (schema.has("maxProperties") && value.size() > schema.get("maxProperties").asInt()) {
@@ -343,40 +350,154 @@ public final class StructuralSchema {
     }
   }
 
-  private void checkRules(JsonNode schema, JsonNode value, JsonNode old, String path, List<FieldError> errors) {
-    for (JsonNode rule : schema.path("x-kubernetes-validations")) {
-      String expression = rule.path("rule").asText("");
-      boolean transition = CelRules.referencesOldSelf(expression);
-      if (expression.isEmpty() || (transition && (old == null || old.isNull()))) {
-        continue;
-      }
-      CelRules.Outcome outcome = cel.evaluate(expression, value, transition ? old : null);
-      if (outcome.passed()) {
-        continue;
-      }
-      String field = path + rule.path("fieldPath").asText("");
-      if (field.startsWith(".")) {
-        field = field.substring(1);
-      }
-      String ruleText = rule.path("message").asText(expression).trim();
-      // kube-apiserver's wording for a rule that failed and for one that could not be evaluated
-      String message = outcome.error() != null ? outcome.error() + " evaluating rule: " + ruleText
-          : rule.path("message").asText("failed rule: " + expression);
-      switch (rule.path("reason").asText("FieldValueInvalid")) {
-        case "FieldValueRequired":
-          errors.add(new FieldError(FieldError.Type.REQUIRED, field, null, message));
-          break;
-        case "FieldValueForbidden":
-          errors.add(new FieldError(FieldError.Type.FORBIDDEN, field, null, message));
-          break;
-        case "FieldValueDuplicate":
-          errors.add(new FieldError(FieldError.Type.DUPLICATE, field, quote(schema.path("type").asText("")), message));
-          break;
-        default:
-          errors.add(new FieldError(FieldError.Type.INVALID, field, quote(schema.path("type").asText("")), message));
+  /** The schema of an object's field: its property's, else {@code additionalProperties}', else null. */
+  private static JsonNode propertySchema(JsonNode schema, String field) {
+    JsonNode property = schema.path("properties").get(field);
+    JsonNode additional = schema.get("additionalProperties");
+    return property != null ? property : additional != null && additional.isObject() ? additional : null;
+  }
+
+  /**
+   * The rules of {@code value}'s node, then of its children. Transition rules see the old value of the same field:
+   * object properties and map values are correlated, list items only in {@code x-kubernetes-list-type: map} lists.
+   */
+  private void validateRules(JsonNode schema, JsonNode value, JsonNode old, String path, List<FieldError> errors,
+      CelRules.Budget budget) {
+    if (value == null || value.isNull() || budget.stopped()) {
+      return;
+    }
+    checkRules(schema, value, old, path, errors, budget);
+    if (value.isObject()) {
+      value.fields().forEachRemaining(field -> {
+        JsonNode childSchema = propertySchema(schema, field.getKey());
+        if (childSchema != null) {
+          JsonNode oldChild = old != null && old.isObject() ? old.get(field.getKey()) : null;
+          validateRules(childSchema, field.getValue(), oldChild, child(path, field.getKey()), errors, budget);
+        }
+      });
+    } else if (value.isArray() && schema.has("items")) {
+      boolean map = schema.path("x-kubernetes-list-type").asText("atomic").equals("map");
+      List<String> keys = new ArrayList<>();
+      schema.path("x-kubernetes-list-map-keys").forEach(k -> keys.add(k.asText()));
+      for (int i = 0; i < value.size(); i++) {
+        JsonNode item = value.get(i);
+        JsonNode oldItem = map && old != null && old.isArray() ? findByKey(old, item, keys) : null;
+        validateRules(schema.get("items"), item, oldItem, path + "[" + i + "]", errors, budget);
       }
     }
   }
+
+  private void checkRules(JsonNode schema, JsonNode value, JsonNode old, String path, List<FieldError> errors,
+      CelRules.Budget budget) {
+    JsonNode rules = schema.path("x-kubernetes-validations");
+    if (rules.isEmpty()) {
+      return;
+    }
+    Object self = CelRules.toCel(value);
+    Object oldSelf = old == null || old.isNull() ? null : CelRules.toCel(old);
+    String type = "\"" + schema.path("type").asText("") + "\""; // a schema type needs no escaping
+    for (JsonNode rule : rules) {
+      String expression = rule.path("rule").asText("");
+      boolean transition = cel.referencesOldSelf(expression);
+      if (expression.isEmpty() || (transition && oldSelf == null)) {
+        continue;
+      }
+      CelRules.Outcome outcome = cel.evaluate(expression, self, transition ? oldSelf : null);
+      String ruleText = ruleErrorString(rule);
+      switch (outcome.kind()) {
+        case COMPILE_ERROR -> {
+          errors.add(new FieldError(FieldError.Type.INVALID, path, type, "rule compile error: " + outcome.error()));
+          continue;
+        }
+        case COST_LIMIT -> {
+          errors.add(new FieldError(FieldError.Type.INVALID, path, type, "'" + outcome.error() + "': no further "
+              + "validation rules will be run due to call cost exceeds limit for rule: " + ruleText));
+          budget.stop();
+          return;
+        }
+        default -> {
+        }
+      }
+      if (!budget.spend(outcome.cost())) {
+        errors.add(new FieldError(FieldError.Type.INVALID, path, type,
+            "validation failed due to running out of cost budget, no further validation rules will be run"));
+        budget.stop();
+        return;
+      }
+      if (outcome.kind() == CelRules.Outcome.Kind.NO_SUCH_OVERLOAD) {
+        errors.add(new FieldError(FieldError.Type.INVALID, path, type, "'" + outcome.error() + "': call arguments did "
+            + "not match a supported operator, function or macro signature for rule: " + ruleText));
+      } else if (outcome.kind() == CelRules.Outcome.Kind.EVALUATION_ERROR) {
+        errors.add(new FieldError(FieldError.Type.INVALID, path, type, outcome.error() + " evaluating rule: "
+            + ruleText));
+      } else if (!outcome.isTrue()) {
+        String field = path;
+        String fieldPath = rule.path("fieldPath").asText("");
+        if (!fieldPath.isEmpty()) {
+          field = child(path, normalizedFieldPath(fieldPath));
+        }
+        String message = ruleMessageOrDefault(rule);
+        String messageExpression = rule.path("messageExpression").asText("");
+        if (!messageExpression.isEmpty()) {
+          CelRules.Outcome evaluated = cel.evaluate(messageExpression, self, oldSelf);
+          if (evaluated.kind() == CelRules.Outcome.Kind.COST_LIMIT) {
+            errors.add(new FieldError(FieldError.Type.INVALID, field, type, "no further validation rules will be run "
+                + "due to call cost exceeds limit for messageExpression: " + quote(messageExpression)));
+            budget.stop();
+            return;
+          }
+          if (!budget.spend(evaluated.cost())) {
+            errors.add(new FieldError(FieldError.Type.INVALID, field, type, "messageExpression evaluation failed due "
+                + "to running out of cost budget, no further validation rules will be run"));
+            budget.stop();
+            return;
+          }
+          // kube falls back to the message when the expression fails, is not a string, is empty or multi-line
+          if (evaluated.value() instanceof String text && !text.isBlank() && !text.contains("\n")
+              && text.trim().length() <= MAX_MESSAGE_EXPRESSION_BYTES) {
+            message = text.trim();
+          }
+        }
+        errors.add(fieldErrorForReason(rule.path("reason").asText(""), field, type, message));
+      }
+    }
+  }
+
+  /** kube's {@code celconfig.MaxEvaluatedMessageExpressionSizeBytes}. */
+  private static final int MAX_MESSAGE_EXPRESSION_BYTES = 5 * 1024;
+
+  private static FieldError fieldErrorForReason(String reason, String field, String type, String message) {
+    return switch (reason) {
+      case "FieldValueRequired" -> new FieldError(FieldError.Type.REQUIRED, field, null, message);
+      case "FieldValueForbidden" -> new FieldError(FieldError.Type.FORBIDDEN, field, null, message);
+      case "FieldValueDuplicate" -> new FieldError(FieldError.Type.DUPLICATE, field, type, "");
+      default -> new FieldError(FieldError.Type.INVALID, field, type, message);
+    };
+  }
+
+  /** The rule's message, or {@code failed rule: <rule>} (kube's {@code ruleMessageOrDefault}). */
+  private static String ruleMessageOrDefault(JsonNode rule) {
+    String message = rule.path("message").asText("").trim();
+    return message.isEmpty() ? "failed rule: " + rule.path("rule").asText("").trim() : message;
+  }
+
+  /** The rule's message, or the rule itself (kube's {@code ruleErrorString}). */
+  private static String ruleErrorString(JsonNode rule) {
+    String message = rule.path("message").asText("").trim();
+    return message.isEmpty() ? rule.path("rule").asText("").trim() : message;
+  }
+
+  /** A rule's {@code fieldPath} ({@code .spec.a}, {@code ['b.c']}) as a field path relative to the rule's node. */
+  static String normalizedFieldPath(String fieldPath) {
+    List<String> segments = new ArrayList<>();
+    java.util.regex.Matcher m = FIELD_PATH_SEGMENT.matcher(fieldPath);
+    while (m.find()) {
+      segments.add(m.group(1) != null ? m.group(1) : m.group(2).replace("\\'", "'"));
+    }
+    return String.join(".", segments);
+  }
+
+  private static final Pattern FIELD_PATH_SEGMENT = Pattern.compile("\\.([^.\\[]+)|\\['((?:[^'\\\\]|\\\\.)*)'\\]");
 
   private static String child(String path, String field) {
     return path.isEmpty() ? field : path + "." + field;

@@ -34,7 +34,7 @@ class ConcurrentSubmissionTest {
 
   /** 200 by default; {@code -DargLine=-De2e.burst=1000} measures a larger burst (the README's figure). */
   private static final int TRAINJOBS = Integer.getInteger("e2e.burst", 200);
-  /** Generous for 2 slow cores: the operator's client is rate-limited (qps 50, burst 100) like in a cluster. */
+  /** Generous for 2 slow cores shared with other builds ({@code local}'s operator has no client rate limit). */
   private static final Duration DEADLINE = Duration.ofSeconds(150L * Math.max(1, TRAINJOBS / 200));
   /**
    * How long one create may wait for its answer: the admission webhooks are called for each of the simultaneous

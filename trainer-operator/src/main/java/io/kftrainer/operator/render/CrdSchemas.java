@@ -11,6 +11,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The schemas and CEL rules of the Trainer CRDs that trainer-api ships, applied to {@code render}'s input as
@@ -58,13 +59,17 @@ final class CrdSchemas {
     return node;
   }
 
-  /** The schema errors of {@code object} as {@code field: message} lines (kube-apiserver's wording). */
-  static List<String> errors(HasMetadata object) {
+  /**
+   * Why a cluster would reject {@code object}, as kube-apiserver's message: every schema and CEL error at once,
+   * {@code TrainJob.trainer.kubeflow.org "x" is invalid: [a, b]}; empty when it is valid.
+   */
+  static Optional<String> rejection(HasMetadata object) {
     JsonNode tree = withoutNulls(Serialization.jsonMapper().valueToTree(object));
-    List<String> errors = new ArrayList<>();
-    for (FieldError error : VALIDATOR.validate(tree, null)) {
-      errors.add(error.toString());
+    List<FieldError> errors = VALIDATOR.validate(tree, null);
+    if (errors.isEmpty()) {
+      return Optional.empty();
     }
-    return errors;
+    return Optional.of(CustomResourceValidator.message(object.getKind(), HasMetadata.getGroup(object.getClass()),
+        object.getMetadata().getName(), errors));
   }
 }

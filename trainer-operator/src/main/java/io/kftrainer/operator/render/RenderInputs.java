@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The TrainJobs and runtimes of {@code render}'s input files, each as the API server would store it: in namespace
@@ -87,9 +88,9 @@ record RenderInputs(List<TrainJob> trainJobs, List<RuntimeSource> runtimes, List
       }
       setNamespace(object);
       String subject = RenderInputs.subject(object);
-      List<String> schemaErrors = CrdSchemas.errors(object);
-      if (!schemaErrors.isEmpty()) {
-        schemaErrors.forEach(error -> errors.add(subject + ": " + error));
+      Optional<String> rejection = CrdSchemas.rejection(object);
+      if (rejection.isPresent()) {
+        errors.add(rejection.get());
         return;
       }
       String previous = locations.putIfAbsent(subject, manifest.location());

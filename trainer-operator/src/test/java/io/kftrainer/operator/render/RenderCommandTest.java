@@ -178,14 +178,19 @@ class RenderCommandTest {
                     + "duplicates.yaml, document 2)")),
         Arguments.of("what the CRDs' schemas and CEL rules reject is rejected, with kube-apiserver's messages",
             dir + "schema.yaml", List.of(
-                "TrainJob default/1jobname: <nil>: Invalid value: \"object\": metadata.name must match RFC 1035 DNS "
-                    + "label format",
-                "TrainJob default/negative: spec.trainer.numNodes: Invalid value: -1: spec.trainer.numNodes in body "
-                    + "should be greater than or equal to " + numNodesMinimum(),
-                "TrainJob default/bad-uri: spec.initializer.dataset.storageUri: Invalid value: \"string\": "
-                    + "storageUri may be empty, or it must be a valid URI (scheme://...)",
-                "TrainingRuntime default/two-policies: spec.mlPolicy: Invalid value: \"object\": Only one of the "
-                    + "policy can be configured")),
+                "TrainJob.trainer.kubeflow.org \"1jobname\" is invalid: <nil>: Invalid value: \"object\": "
+                    + "metadata.name must match RFC 1035 DNS label format",
+                "TrainJob.trainer.kubeflow.org \"negative\" is invalid: spec.trainer.numNodes: Invalid value: -1: "
+                    + "spec.trainer.numNodes in body should be greater than or equal to " + numNodesMinimum(),
+                "TrainJob.trainer.kubeflow.org \"bad-uri\" is invalid: spec.initializer.dataset.storageUri: Invalid "
+                    + "value: \"string\": storageUri may be empty, or it must be a valid URI (scheme://...)",
+                "TrainingRuntime.trainer.kubeflow.org \"two-policies\" is invalid: spec.mlPolicy: Invalid value: "
+                    + "\"object\": Only one of the policy can be configured",
+                "TrainJob.trainer.kubeflow.org \"2wrongs\" is invalid: [spec.trainer.numNodes: Invalid value: -1: "
+                    + "spec.trainer.numNodes in body should be greater than or equal to " + numNodesMinimum()
+                    + ", <nil>: Invalid value: \"object\": metadata.name must match RFC 1035 DNS label format, "
+                    + "spec.initializer.dataset.storageUri: Invalid value: \"string\": storageUri may be empty, or "
+                    + "it must be a valid URI (scheme://...)]")),
         Arguments.of("a file that does not exist is an error of its path",
             dir + "no-such-file.yaml", List.of(dir + "no-such-file.yaml: no such file or directory")));
   }
