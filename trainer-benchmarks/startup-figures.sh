@@ -30,7 +30,7 @@ start_local() {
     t0=$(now_ms)
     java $1 -jar "$JAR" local --no-execute --port 0 --kubeconfig-out "$WORK/kubeconfig" >"$out" 2>&1 &
     LOCAL_PID=$!
-    until grep -q "Kubeflow Trainer is running locally" "$out"; do
+    until grep -qs "Kubeflow Trainer is running locally" "$out"; do
       if ! kill -0 $LOCAL_PID 2>/dev/null; then
         echo "local failed to start (attempt $attempt): $(head -1 "$out")" >&2
         continue 2
