@@ -51,6 +51,8 @@ final class AppCdsTraining {
     Logging.setLevel(ch.qos.logback.classic.Level.WARN);
 
     Path work = Files.createTempDirectory("trainer-appcds-");
+    work.toFile().deleteOnExit();
+    work.resolve("kubeconfig").toFile().deleteOnExit();
     CommandLine trainer = Main.commandLine(quiet);
     trainer.parseArgs("local", "--no-execute", "--port", "0", "--kubeconfig-out", work.resolve("kubeconfig").toString());
     LocalMode mode = trainer.getSubcommands().get("local").<LocalCommand>getCommand().start();
