@@ -12,8 +12,9 @@ FROM maven:3.9-eclipse-temurin-17 AS build
 WORKDIR /src
 COPY . .
 # The cache mount keeps ~/.m2 between builds (BuildKit).
+# trainer-local too: its `apiserver` is the API server of the AppCDS training run below (not in the image)
 RUN --mount=type=cache,target=/root/.m2 \
-    ./mvnw -B -q -DskipTests package -pl trainer-operator -am
+    ./mvnw -B -q -DskipTests -DskipAppCds package -pl trainer-operator,trainer-local -am
 # Pick the runnable jar, whatever the packaging names it: an explicit
 # trainer-operator.jar, else a shaded/fat jar, else the main artifact; and
 # copy a dependency directory (target/lib, for a Class-Path manifest) if any.
@@ -51,13 +52,14 @@ RUN groupadd --system --gid 65532 nonroot \
 # Owned by root and read-only for the operator.
 COPY --from=build /out/app/ /app/
 
-# Class-data sharing (AppCDS): a training run of `render` (plugins, model, Jackson, CEL) archives the classes it
-# loads; every start of this image maps them instead of loading and verifying them again. The archive belongs to
-# this exact JRE and jar: the JVM ignores it with a warning if either changes.
-COPY --from=build /src/examples/torch-trainjob.yaml /tmp/training.yaml
-RUN java -XX:ArchiveClassesAtExit=/app/trainer-operator.jsa -jar /app/trainer-operator.jar render -f /tmp/training.yaml \
-      > /dev/null \
- && rm /tmp/training.yaml
+# Class-data sharing (AppCDS): a training run of `run` (against the CLI jar's embedded API server, until ready and
+# one TrainJob reconciled; trainer-operator/src/main/docker/appcds-training.sh) archives the classes it loads; every
+# start of this image maps them instead of loading and verifying them again. The archive belongs to this exact JRE
+# and jar: the JVM ignores it with a warning if either changes. The build stage is mounted, not copied: the CLI jar
+# stays out of the image's layers.
+RUN --mount=type=bind,from=build,source=/src,target=/src \
+    bash /src/trainer-operator/src/main/docker/appcds-training.sh /app/trainer-operator.jar /app/trainer-operator.jsa \
+      /src/trainer-local/target/trainer.jar /src/examples/torch-trainjob.yaml
 
 ENV JAVA_TOOL_OPTIONS="-XX:SharedArchiveFile=/app/trainer-operator.jsa -XX:MaxRAMPercentage=75"
 WORKDIR /app

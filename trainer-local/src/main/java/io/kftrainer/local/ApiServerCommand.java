@@ -85,6 +85,7 @@ public final class ApiServerCommand implements Callable<Integer> {
   public Integer call() throws InterruptedException {
     Logging.setLevel(verbose ? Level.INFO : Level.WARN);
     List<InetSocketAddress> endpoints = endpoints();
+    SchemaWarmUp.start();
     EmbeddedApiServer.Builder builder = EmbeddedApiServer.builder().host(OperatorConfig.LOOPBACK_ADDRESS).port(port)
         // a load run makes millions of requests: /debug/stats counts them without keeping them
         .requestLogCapacity(10_000);

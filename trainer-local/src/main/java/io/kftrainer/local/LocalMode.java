@@ -94,6 +94,7 @@ public final class LocalMode implements AutoCloseable {
 
   private void start(Builder options) throws InterruptedException {
     long started = System.nanoTime();
+    SchemaWarmUp.start();
     // kubectl logs: the executor's captured output, once it runs (none with --no-execute)
     server = startServer(options, (namespace, pod, container, follow, tailLines) -> executor == null ? Optional.empty()
         : executor.openLog(namespace, pod, container, follow, tailLines));

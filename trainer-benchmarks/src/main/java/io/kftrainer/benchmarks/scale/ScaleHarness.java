@@ -40,7 +40,9 @@ import java.util.regex.Pattern;
  * seen by this process's watch; {@code --created-condition} does not change it), the CPU of each process from
  * {@code /proc/<pid>/stat} (the operator's per reconcile, from its {@code operator_sdk_reconciliations_started_total}),
  * the operator's heap per cached TrainJob after a full GC ({@code jcmd GC.run}, {@code GC.heap_info}), and the
- * requests per TrainJob by client and verb from the server's {@code /debug/stats}.
+ * requests per TrainJob by client and verb from the server's {@code /debug/stats}. With
+ * {@code -Dscale.histogram=N} it also prints the N classes whose live heap grew most during each burst
+ * ({@code jcmd GC.class_histogram} before and after): what the heap per cached TrainJob is made of.
  *
  * <pre>java -cp trainer-benchmarks/target/benchmarks.jar io.kftrainer.benchmarks.scale.ScaleHarness \
  *     trainer-local/target/trainer.jar 1000 10000 [-- operator options, default --kube-api-qps 0]</pre>
@@ -56,6 +58,9 @@ public final class ScaleHarness {
       .withGroup("jobset.x-k8s.io").withVersion("v1alpha2").withPlural("jobsets").withKind("JobSet")
       .withNamespaced(true).build();
   private static final String LABEL = "trainer.kubeflow.org/trainjob-name";
+  private static final int HISTOGRAM_CLASSES = Integer.getInteger("scale.histogram", 0);
+  /** A line of {@code GC.class_histogram}: {@code   num:  #instances  #bytes  class name (module)}. */
+  private static final Pattern HISTOGRAM_LINE = Pattern.compile("^\\s*\\d+:\\s+(\\d+)\\s+(\\d+)\\s+(\\S+)");
 
   private final Path jar;
   private final Path workDir;
@@ -137,6 +142,7 @@ public final class ScaleHarness {
     client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build())
         .create();
     long heapBefore = heapAfterGc(operator);
+    Map<String, long[]> histogramBefore = histogram(operator);
     http.send(HttpRequest.newBuilder(URI.create(client.getMasterUrl() + "debug/stats")).DELETE().build(),
         HttpResponse.BodyHandlers.discarding());
     double reconcilesBefore = reconciles();
@@ -188,6 +194,7 @@ public final class ScaleHarness {
     JsonNode stats = JSON.readTree(http.send(HttpRequest.newBuilder(URI.create(client.getMasterUrl() + "debug/stats"))
         .build(), HttpResponse.BodyHandlers.ofString()).body());
     long heapAfter = heapAfterGc(operator);
+    Map<String, long[]> histogramAfter = histogram(operator);
 
     long[] latencies = sent.keySet().stream().mapToLong(n -> jobSetSeen.get(n) - sent.get(n)).sorted().toArray();
     double seconds = (done - started) / 1e9;
@@ -213,7 +220,43 @@ public final class ScaleHarness {
     });
     System.out.println("  requests per TrainJob (the harness's own apart; the operator's include its Events):");
     byClient.forEach((key, n) -> System.out.printf("    %-60s %7.2f  (%,d)%n", key, (double) n / count, n));
+    printGrowth(histogramBefore, histogramAfter, count);
     System.out.flush();
+  }
+
+  /** Live instances and bytes by class after a full GC ({@code GC.class_histogram} runs one); empty if not asked. */
+  private static Map<String, long[]> histogram(Process process) throws Exception {
+    Map<String, long[]> classes = new TreeMap<>();
+    if (HISTOGRAM_CLASSES > 0) {
+      for (String line : jcmd(process, "GC.class_histogram").split("\n")) {
+        Matcher m = HISTOGRAM_LINE.matcher(line);
+        if (m.find()) {
+          classes.put(m.group(3), new long[] {Long.parseLong(m.group(1)), Long.parseLong(m.group(2))});
+        }
+      }
+    }
+    return classes;
+  }
+
+  private static void printGrowth(Map<String, long[]> before, Map<String, long[]> after, int count) {
+    if (after.isEmpty()) {
+      return;
+    }
+    long total = 0;
+    List<Map.Entry<String, long[]>> growth = new ArrayList<>();
+    for (Map.Entry<String, long[]> e : after.entrySet()) {
+      long[] was = before.getOrDefault(e.getKey(), new long[2]);
+      long[] delta = {e.getValue()[0] - was[0], e.getValue()[1] - was[1]};
+      total += delta[1];
+      growth.add(Map.entry(e.getKey(), delta));
+    }
+    growth.sort((a, b) -> Long.compare(b.getValue()[1], a.getValue()[1]));
+    System.out.printf("  live heap growth by class (GC.class_histogram): %,.1f KiB per TrainJob in all%n",
+        total / 1024.0 / count);
+    for (Map.Entry<String, long[]> e : growth.subList(0, Math.min(HISTOGRAM_CLASSES, growth.size()))) {
+      System.out.printf("    %-90s %8.1f instances %8.0f B per TrainJob%n", e.getKey(),
+          (double) e.getValue()[0] / count, (double) e.getValue()[1] / count);
+    }
   }
 
   private static GenericKubernetesResource trainJob(String name) {

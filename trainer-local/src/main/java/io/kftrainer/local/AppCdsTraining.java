@@ -1,0 +1,112 @@
+package io.kftrainer.local;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kftrainer.api.jobset.v1alpha2.JobSet;
+import io.kftrainer.operator.cli.Logging;
+import io.kftrainer.operator.cli.Streams;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine;
+
+/**
+ * The training run of the build's AppCDS archive ({@code trainer-local/target/trainer.jsa}, written by
+ * {@code -XX:ArchiveClassesAtExit} when this ends): it does what users start, so that the archive holds the classes
+ * they load before they are ready. In one JVM: {@code render} of a TrainJob (CLI, model, plugins, YAML), {@code local}
+ * (embedded server, CRDs, CEL, webhooks, the operator and its informers) with that TrainJob applied and reconciled
+ * to its JobSet, then {@code run} against {@code local}'s server until its {@code /readyz} answers 200 (kubeconfig,
+ * rate limiter, its own servers).
+ *
+ * <pre>java -XX:ArchiveClassesAtExit=trainer.jsa -cp trainer.jar io.kftrainer.local.AppCdsTraining TRAINJOB.yaml</pre>
+ *
+ * <p>It ends the JVM with {@code System.exit}: {@code run} stops on its shutdown hook, as on Ctrl-C.
+ */
+final class AppCdsTraining {
+
+  private static final Duration TIMEOUT = Duration.ofMinutes(2);
+
+  private AppCdsTraining() {
+  }
+
+  public static void main(String[] args) throws Exception {
+    if (args.length != 1) {
+      System.err.println("usage: AppCdsTraining TRAINJOB.yaml");
+      System.exit(2);
+    }
+    Path trainJob = Path.of(args[0]);
+    Streams system = Streams.system();
+    Streams quiet = new Streams(InputStream.nullInputStream(), new PrintWriter(Writer.nullWriter()), system.err());
+    check(Main.execute(quiet, "render", "-f", trainJob.toString()) == 0, "render failed");
+    Logging.setLevel(ch.qos.logback.classic.Level.WARN);
+
+    Path work = Files.createTempDirectory("trainer-appcds-");
+    work.toFile().deleteOnExit();
+    work.resolve("kubeconfig").toFile().deleteOnExit();
+    CommandLine trainer = Main.commandLine(quiet);
+    trainer.parseArgs("local", "--no-execute", "--port", "0", "--kubeconfig-out", work.resolve("kubeconfig").toString());
+    LocalMode mode = trainer.getSubcommands().get("local").<LocalCommand>getCommand().start();
+    check(mode.apply(List.of(trainJob)), "applying " + trainJob + " failed");
+    awaitJobSet(mode.client());
+
+    int health = freePort();
+    Thread run = new Thread(() -> Main.execute(quiet, "run", "--kubeconfig", mode.kubeconfig().toString(),
+        "--leader-elect=false", "--health-port", Integer.toString(health), "--metrics-port",
+        Integer.toString(freePort()), "--webhook-port", Integer.toString(freePort()), "--bind-address", "127.0.0.1"),
+        "appcds-run");
+    run.setDaemon(true);
+    run.start();
+    awaitReady(health);
+    System.exit(0);
+  }
+
+  private static void awaitJobSet(KubernetesClient client) throws InterruptedException {
+    long deadline = System.nanoTime() + TIMEOUT.toNanos();
+    while (client.resources(JobSet.class).inAnyNamespace().list().getItems().isEmpty()) {
+      check(System.nanoTime() < deadline, "no JobSet within " + TIMEOUT);
+      TimeUnit.MILLISECONDS.sleep(50);
+    }
+  }
+
+  private static void awaitReady(int healthPort) throws InterruptedException {
+    HttpClient http = HttpClient.newHttpClient();
+    HttpRequest readyz = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + healthPort + "/readyz")).build();
+    long deadline = System.nanoTime() + TIMEOUT.toNanos();
+    while (true) {
+      try {
+        if (http.send(readyz, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+          return;
+        }
+      } catch (IOException notYet) {
+        // not listening yet
+      }
+      check(System.nanoTime() < deadline, "run was not ready within " + TIMEOUT);
+      TimeUnit.MILLISECONDS.sleep(50);
+    }
+  }
+
+  private static int freePort() {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  private static void check(boolean condition, String failure) {
+    if (!condition) {
+      System.err.println("AppCDS training run: " + failure);
+      System.exit(1);
+    }
+  }
+}
