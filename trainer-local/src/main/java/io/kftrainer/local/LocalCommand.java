@@ -15,7 +15,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -36,8 +35,6 @@ import picocli.CommandLine.Option;
             + "commands run with this machine's tools); --no-execute leaves JobSets as the operator created them."})
 public final class LocalCommand implements Callable<Integer> {
 
-  private static final List<String> QUIET_LOGGERS = List.of(
-      "io.fabric8.kubernetes.client.dsl.internal.VersionUsageUtils", "io.vertx.core.impl.BlockedThreadChecker");
 
   private final Streams streams;
 
@@ -132,7 +129,6 @@ public final class LocalCommand implements Callable<Integer> {
   @Override
   public Integer call() throws InterruptedException {
     Logging.setLevel(verbose ? Level.INFO : Level.WARN);
-    quietExpectedWarnings();
     LocalMode local = start();
     AtomicBoolean running = new AtomicBoolean(true);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -177,19 +173,6 @@ public final class LocalCommand implements Callable<Integer> {
     out.println("TrainJob progress is shown below. Press Ctrl-C to stop (all state is in memory).");
     out.println();
     out.flush();
-  }
-
-  /**
-   * Two warnings that are expected in local mode and only noise there: fabric8's, once per resource type, that
-   * {@code v1alpha1} is unstable; and Vert.x's that the embedded server's event loop was blocked, which it is while
-   * an admission webhook is called (by design: the call is synchronous, as in an API server's request handler).
-   */
-  private static void quietExpectedWarnings() {
-    for (String name : QUIET_LOGGERS) {
-      if (LoggerFactory.getLogger(name) instanceof ch.qos.logback.classic.Logger logger) {
-        logger.setLevel(Level.ERROR);
-      }
-    }
   }
 
   private static void println(PrintWriter writer, String line) {

@@ -5,7 +5,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The log level of the whole process. Logs always go to stderr ({@code logback.xml}); tool commands whose output
+ * The log level of the whole process. Logs always go to stderr ({@link LogConfigurator}); tool commands whose output
  * is for a human or a pipe ({@code render}, {@code plugins}) lower the level to WARN so that stderr shows only
  * what needs attention.
  */
