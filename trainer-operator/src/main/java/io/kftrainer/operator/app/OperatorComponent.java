@@ -2,8 +2,9 @@ package io.kftrainer.operator.app;
 
 /**
  * Something that runs in the operator process next to the TrainJob controller, such as the admission webhook
- * server or the health and metrics server. {@link TrainerOperator} starts components in order before the controller
- * (so that webhooks and probes answer while caches fill), and stops them in reverse order after it.
+ * server or the health and metrics server. {@link TrainerOperator} starts components in order, on a thread of their
+ * own beside the controller's informers (so that webhooks and probes answer while caches fill), and stops them in
+ * reverse order after the controller.
  */
 public interface OperatorComponent {
 

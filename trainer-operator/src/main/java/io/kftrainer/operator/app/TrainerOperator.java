@@ -25,6 +25,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -99,8 +101,9 @@ public final class TrainerOperator {
   }
 
   /**
-   * Starts the components, then the controller: its informers at once, its reconciles at once without leader
-   * election, else once this process holds the Lease. Returns without waiting for either.
+   * Starts the components (in order, on a thread of their own) and, beside them, the controller: its informers at
+   * once, its reconciles at once without leader election, else once this process holds the Lease. Returns once the
+   * components have started; a component that fails stops everything and is rethrown.
    *
    * @throws IllegalStateException if a required CRD is not installed, or the operator was started before
    * @throws io.javaoperatorsdk.operator.OperatorException if the controller cannot start
@@ -133,16 +136,31 @@ public final class TrainerOperator {
     if (!config.leaderElection().enabled()) {
       leader.set(true);
     }
-    startComponents();
+    // The components (the webhook server, whose certificate takes the longest) and the controller's informers start
+    // side by side: neither needs the other, and readiness waits for both.
+    CompletableFuture<Void> components = CompletableFuture.runAsync(this::startComponents, TrainerOperator::starter);
     LOG.info("Starting the TrainJob controller as {} ({}, {} reconciles at once, leader election {})", identity,
         config.watchesAllNamespaces() ? "all namespaces" : "namespaces " + config.namespaces(),
         config.trainJobConcurrency(), config.leaderElection().enabled() ? "on" : "off");
     try {
       operator.start();
     } catch (RuntimeException e) {
+      components.exceptionally(ignored -> null).join();
       stop();
       throw e;
     }
+    try {
+      components.join();
+    } catch (CompletionException e) {
+      stop();
+      throw e.getCause() instanceof RuntimeException cause ? cause : e;
+    }
+  }
+
+  private static void starter(Runnable startComponents) {
+    Thread thread = new Thread(startComponents, "trainer-components-start");
+    thread.setDaemon(true);
+    thread.start();
   }
 
   /** Stops the controller, then the components; idempotent, and safe from any thread. */
@@ -241,6 +259,7 @@ public final class TrainerOperator {
         .withoutMaxAttempts();
   }
 
+  /** Starts the components in order; the caller stops the ones {@link #started} when one fails. */
   private void startComponents() {
     for (OperatorComponent component : components) {
       try {
@@ -248,7 +267,6 @@ public final class TrainerOperator {
         component.start();
         started.add(component);
       } catch (Exception e) {
-        stop();
         throw new IllegalStateException("cannot start " + component.name() + ": " + e.getMessage(), e);
       }
     }
@@ -320,7 +338,7 @@ public final class TrainerOperator {
       return this;
     }
 
-    /** A component to start before the controller and stop after it, in the order added. */
+    /** A component to start beside the controller and stop after it, in the order added. */
     public Builder component(OperatorComponent.Factory factory) {
       componentFactories.add(Objects.requireNonNull(factory, "factory"));
       return this;

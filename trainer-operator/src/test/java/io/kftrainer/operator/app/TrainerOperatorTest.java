@@ -10,7 +10,6 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.kftrainer.api.jobset.v1alpha2.JobSet;
 import io.kftrainer.api.v1alpha1.TrainingRuntime;
-import io.kftrainer.operator.controller.CacheObjectLookup;
 import io.kftrainer.operator.controller.TestCluster;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -89,32 +88,39 @@ class TrainerOperatorTest {
   }
 
   @Test
-  void theCachesTheWebhooksReadAreSyncedAfterTheComponentsStartAndOnAFollowerToo() {
-    // components (the webhook server) start before the controller's informers: the webhook waits for isSynced
+  void theCachesTheWebhooksReadAreSyncedOnTheLeaderAndOnAFollowerToo() {
+    // the webhook server starts beside the controller's informers and answers 503 until isSynced (WebhookServerTest)
     String ns = "synced";
     OperatorConfig config = withLeaderElection(TestCluster.config(pluginsDir), ns);
-    List<Boolean> syncedAtStart = new CopyOnWriteArrayList<>();
-    OperatorComponent.Factory probe = context -> new OperatorComponent() {
+    TrainerOperator first = cluster.startOperator(config, builder -> builder.identity("first"));
+    TrainerOperator second = cluster.startOperator(config, builder -> builder.identity("second"));
+
+    await().atMost(TestCluster.TIMEOUT).until(() -> first.cache().isSynced() && second.cache().isSynced());
+    assertThat(first.isLeader() && second.isLeader()).isFalse();
+  }
+
+  @Test
+  void aComponentThatCannotStartStopsTheOperatorAndSaysWhich() {
+    OperatorComponent.Factory broken = context -> new OperatorComponent() {
       @Override
       public String name() {
-        return "probe";
+        return "broken";
       }
 
       @Override
       public void start() {
-        syncedAtStart.add(((CacheObjectLookup) context.cluster()).isSynced());
+        throw new IllegalStateException("port taken");
       }
 
       @Override
       public void stop() {
       }
     };
-    TrainerOperator first = cluster.startOperator(config, builder -> builder.identity("first").component(probe));
-    TrainerOperator second = cluster.startOperator(config, builder -> builder.identity("second").component(probe));
 
-    assertThat(syncedAtStart).containsExactly(false, false);
-    await().atMost(TestCluster.TIMEOUT).until(() -> first.cache().isSynced() && second.cache().isSynced());
-    assertThat(first.isLeader() && second.isLeader()).isFalse();
+    assertThatThrownBy(() -> cluster.startOperator(TestCluster.config(pluginsDir),
+        builder -> builder.identity("broken").component(broken)))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("cannot start broken: port taken");
   }
 
   @Test
@@ -137,7 +143,7 @@ class TrainerOperatorTest {
   }
 
   @Test
-  void componentsStartBeforeTheControllerAndStopAfterItInReverseOrder() throws Exception {
+  void componentsStartInOrderBesideTheControllerAndStopAfterItInReverseOrder() throws Exception {
     List<String> calls = new CopyOnWriteArrayList<>();
     TrainerOperator operator = cluster.startOperator(TestCluster.config(pluginsDir), builder -> builder
         .component(context -> new RecordingComponent("webhooks", calls, context))
