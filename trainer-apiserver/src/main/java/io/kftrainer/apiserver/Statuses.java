@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.StatusDetails;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /** kube-apiserver's failure answers, as {@code Status} bodies with its reasons and messages. */
 final class Statuses {
@@ -51,11 +52,22 @@ final class Statuses {
       int colon = cause.indexOf(": ");
       c.setField(colon < 0 ? "" : cause.substring(0, colon));
       c.setMessage(colon < 0 ? cause : cause.substring(colon + 2));
-      c.setReason("FieldValueInvalid");
+      c.setReason(causeType(c.getMessage()));
       statusCauses.add(c);
     }
     details.setCauses(statusCauses);
     return Response.json(UNPROCESSABLE, Response.failure(UNPROCESSABLE, "Invalid", kind + " \"" + name
         + "\" is invalid: " + joined, details));
+  }
+
+  /** kube's cause types ({@code field.ErrorType}) by the text that starts an error's body. */
+  private static final Map<String, String> CAUSE_TYPES = Map.of("Required value", "FieldValueRequired",
+      "Unsupported value", "FieldValueNotSupported", "Duplicate value", "FieldValueDuplicate",
+      "Too long", "FieldValueTooLong", "Too many", "FieldValueTooMany", "Forbidden", "FieldValueForbidden",
+      "Not found", "FieldValueNotFound", "Internal error", "InternalError");
+
+  private static String causeType(String body) {
+    return CAUSE_TYPES.entrySet().stream().filter(type -> body.startsWith(type.getKey())).map(Map.Entry::getValue)
+        .findFirst().orElse("FieldValueInvalid");
   }
 }

@@ -7,6 +7,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -45,6 +47,18 @@ class SchemaValidationTest {
         + "spec.trainer.numNodes: Invalid value: -1: spec.trainer.numNodes in body should be greater than or equal "
         + "to " + minimumNumNodes);
     assertThat(status.at("/details/causes/0/field").asText()).isEqualTo("spec.trainer.numNodes");
+  }
+
+  @Test
+  void eachCauseCarriesKubesErrorType() {
+    Http.Response response = new Http(API.server()).post(TRAINJOBS, "application/json",
+        "{\"apiVersion\":\"trainer.kubeflow.org/v1alpha1\",\"kind\":\"TrainJob\",\"metadata\":{\"name\":"
+            + "\"no-runtime\"},\"spec\":{\"trainer\":{\"numNodes\":-1}}}");
+    assertThat(response.code()).isEqualTo(422);
+    List<String> causes = new ArrayList<>();
+    response.json().at("/details/causes").forEach(cause -> causes.add(cause.path("reason").asText() + " "
+        + cause.path("field").asText()));
+    assertThat(causes).contains("FieldValueRequired spec.runtimeRef", "FieldValueInvalid spec.trainer.numNodes");
   }
 
   @Test
