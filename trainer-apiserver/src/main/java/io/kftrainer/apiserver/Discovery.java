@@ -210,15 +210,6 @@ final class Discovery {
     return node;
   }
 
-  /** The kind served as {@code plural} in the group version, built-in or from a CRD. */
-  Optional<String> kindOf(String group, String version, String plural) {
-    return groups().getOrDefault(group, Map.of()).getOrDefault(version, List.of()).stream()
-        .filter(resource -> resource.path("name").asText().equals(plural))
-        .map(resource -> resource.path("kind").asText())
-        .findFirst();
-  }
-
-  /** Whether {@code plural} of {@code group} is a built-in kind (not a custom resource). */
   /** Whether {@code group} is a built-in API group (custom resources live in other groups). */
   static boolean isBuiltinGroup(String group) {
     for (GroupVersion gv : BUILTIN) {
@@ -229,6 +220,7 @@ final class Discovery {
     return false;
   }
 
+  /** Whether {@code plural} of {@code group} is a built-in kind (not a custom resource). */
   static boolean isBuiltin(String group, String plural) {
     for (GroupVersion gv : BUILTIN) {
       if (gv.group().equals(group)) {
