@@ -110,21 +110,14 @@ final class PatchRequests {
     ResourcePath rp = target.rp();
     Writes.checkTypeMeta(target, object);
     ObjectNode metadata = metadata(object);
-    String name = metadata.path("name").asText("");
-    if (!name.isEmpty() && !name.equals(rp.name())) {
-      return Response.status(400, "BadRequest", "the name of the object (" + name
-          + ") does not match the name on the URL (" + rp.name() + ")");
+    Response misnamed = Writes.nameMismatch(rp, metadata);
+    if (misnamed != null) {
+      return misnamed;
     }
     metadata.put("name", rp.name());
-    String namespace = metadata.path("namespace").asText("");
-    if (target.namespaced()) {
-      if (!namespace.isEmpty() && !namespace.equals(rp.namespace())) {
-        return Response.status(400, "BadRequest",
-            "the namespace of the provided object does not match the namespace sent on the request");
-      }
-      metadata.put("namespace", rp.namespace());
-    } else {
-      metadata.remove("namespace");
+    Response misplaced = Writes.placeInNamespace(target, metadata);
+    if (misplaced != null) {
+      return misplaced;
     }
     ServerSideApply.Outcome outcome;
     try {
@@ -140,7 +133,7 @@ final class PatchRequests {
   private static Response untypable(Target target, IllegalArgumentException e) {
     ResourcePath rp = target.rp();
     return Response.status(UNPROCESSABLE, "Invalid", "failed to create typed patch object ("
- + rp.group() + "/" + rp.version() + ", Kind=" + target.kindName() + "): "
+        + rp.group() + "/" + rp.version() + ", Kind=" + target.kindName() + "): "
         + e.getMessage());
   }
 
@@ -198,10 +191,9 @@ final class PatchRequests {
     if (!patched.isObject()) {
       return Response.status(UNPROCESSABLE, "Invalid", "the patched object is not a JSON object");
     }
-    String name = patched.path(METADATA).path("name").asText("");
-    if (!name.isEmpty() && !name.equals(rp.name())) {
-      return Response.status(400, "BadRequest", "the name of the object (" + name
-          + ") does not match the name on the URL (" + rp.name() + ")");
+    Response misnamed = Writes.nameMismatch(rp, patched.path(METADATA));
+    if (misnamed != null) {
+      return misnamed;
     }
     String requested = patched.path(METADATA).path("resourceVersion").asText("");
     if (!requested.isEmpty() && !requested.equals(Long.toString(stored.resourceVersion()))) {

@@ -41,19 +41,12 @@ final class Writes {
   }
 
   Response create(Target target, String contentType, byte[] body) {
-    ResourcePath rp = target.rp();
     ObjectNode object = parseObject(body, contentType);
     checkTypeMeta(target, object);
     ObjectNode metadata = metadata(object);
-    if (target.namespaced()) {
-      String namespace = metadata.path("namespace").asText("");
-      if (!namespace.isEmpty() && !namespace.equals(rp.namespace())) {
-        return Response.status(400, "BadRequest",
-            "the namespace of the provided object does not match the namespace sent on the request");
-      }
-      metadata.put("namespace", rp.namespace());
-    } else {
-      metadata.remove("namespace");
+    Response misplaced = placeInNamespace(target, metadata);
+    if (misplaced != null) {
+      return misplaced;
     }
     String name = metadata.path("name").asText("");
     if (name.isEmpty()) {
@@ -136,14 +129,38 @@ final class Writes {
     object.put("kind", target.kindName());
   }
 
+  /**
+   * 400 when the object names a namespace other than the URL's; otherwise sets the URL's namespace (none for a
+   * cluster-scoped kind) and returns null.
+   */
+  static Response placeInNamespace(Target target, ObjectNode metadata) {
+    if (!target.namespaced()) {
+      metadata.remove("namespace");
+      return null;
+    }
+    String namespace = metadata.path("namespace").asText("");
+    if (!namespace.isEmpty() && !namespace.equals(target.rp().namespace())) {
+      return Response.status(400, "BadRequest",
+          "the namespace of the provided object does not match the namespace sent on the request");
+    }
+    metadata.put("namespace", target.rp().namespace());
+    return null;
+  }
+
+  /** 400 when the object's {@code metadata} names another object than the URL; null when it names none or it. */
+  static Response nameMismatch(ResourcePath rp, JsonNode metadata) {
+    String name = metadata.path("name").asText("");
+    return name.isEmpty() || name.equals(rp.name()) ? null : Response.status(400, "BadRequest",
+        "the name of the object (" + name + ") does not match the name on the URL (" + rp.name() + ")");
+  }
+
   Response update(Target target, String contentType, byte[] body) {
     ResourcePath rp = target.rp();
     ObjectNode object = parseObject(body, contentType);
     checkTypeMeta(target, object);
-    String name = metadata(object).path("name").asText("");
-    if (!name.isEmpty() && !name.equals(rp.name())) {
-      return Response.status(400, "BadRequest", "the name of the object (" + name
-          + ") does not match the name on the URL (" + rp.name() + ")");
+    Response misnamed = nameMismatch(rp, metadata(object));
+    if (misnamed != null) {
+      return misnamed;
     }
     String requested = metadata(object).path("resourceVersion").asText("");
     for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
