@@ -84,7 +84,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * only; {@link #config()} tells fabric8 to use it, and other fabric8 clients fall back to it.
  *
  * <p>Limits: one version per kind (no conversion), no namespace lifecycle (objects can be created in namespaces that
- * do not exist), built-in kinds are not validated, CEL without the Kubernetes libraries, lists ignore
+ * do not exist), built-in kinds are not validated, lists ignore
  * {@code resourceVersion}/{@code resourceVersionMatch} (always the latest state), the watch history holds the last
  * {@link Builder#watchHistory(int)} changes, pod logs ignore {@code sinceSeconds}, {@code timestamps},
  * {@code previous} and {@code limitBytes}.
