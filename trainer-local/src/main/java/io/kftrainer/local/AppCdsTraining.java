@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.Writer;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -59,10 +58,11 @@ final class AppCdsTraining {
     check(mode.apply(List.of(trainJob)), "applying " + trainJob + " failed");
     awaitJobSet(mode.client());
 
-    int health = freePort();
+    int health = LocalMode.freePort();
     Thread run = new Thread(() -> Main.execute(quiet, "run", "--kubeconfig", mode.kubeconfig().toString(),
         "--leader-elect=false", "--health-port", Integer.toString(health), "--metrics-port",
-        Integer.toString(freePort()), "--webhook-port", Integer.toString(freePort()), "--bind-address", "127.0.0.1"),
+        Integer.toString(LocalMode.freePort()), "--webhook-port", Integer.toString(LocalMode.freePort()),
+        "--bind-address", "127.0.0.1"),
         "appcds-run");
     run.setDaemon(true);
     run.start();
@@ -92,14 +92,6 @@ final class AppCdsTraining {
       }
       check(System.nanoTime() < deadline, "run was not ready within " + TIMEOUT);
       TimeUnit.MILLISECONDS.sleep(50);
-    }
-  }
-
-  private static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
     }
   }
 

@@ -69,7 +69,7 @@ public final class LocalMode implements AutoCloseable {
   public static final int DEFAULT_PORT = 8001;
   public static final String DEFAULT_KUBECONFIG = "trainer-local.kubeconfig";
   static final String IDENTITY = "trainer-operator-local";
-  private static final String LOCALHOST = "127.0.0.1";
+  private static final String LOCALHOST = OperatorConfig.LOOPBACK_ADDRESS;
   private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
   private static final Logger LOG = LoggerFactory.getLogger(LocalMode.class);
 
@@ -221,13 +221,15 @@ public final class LocalMode implements AutoCloseable {
 
   /** The webhook server's port: the one asked for, or a free one for 0 (the server must know it up front). */
   private static int webhookPort(int asked) {
-    if (asked != 0) {
-      return asked;
-    }
+    return asked != 0 ? asked : freePort();
+  }
+
+  /** A port free at the time of the call, for a server that must know its port before it starts. */
+  static int freePort() {
     try (ServerSocket probe = new ServerSocket(0)) {
       return probe.getLocalPort();
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot find a free port for the webhook server", e);
+      throw new UncheckedIOException("cannot find a free port", e);
     }
   }
 

@@ -93,14 +93,7 @@ final class StandaloneCluster implements AutoCloseable {
   }
 
   private void awaitApi() {
-    Config config = await("kubeconfig " + kubeconfig).atMost(START_TIMEOUT).pollInterval(Duration.ofMillis(100))
-        .ignoreExceptions()
-        .until(() -> {
-          if (!apiServer.isAlive()) {
-            throw new AssertionError("the API server exited");
-          }
-          return Files.exists(kubeconfig) ? Config.fromKubeconfig(Files.readString(kubeconfig)) : null;
-        }, parsed -> parsed != null && parsed.getMasterUrl() != null);
+    Config config = apiServer.awaitKubeconfig(kubeconfig, START_TIMEOUT);
     config.setHttp2Disable(true);
     // the burst's creates wait for the webhooks on two busy cores
     config.setRequestTimeout(60_000);

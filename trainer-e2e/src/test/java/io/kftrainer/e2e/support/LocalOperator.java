@@ -16,7 +16,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -36,15 +35,13 @@ public final class LocalOperator implements AutoCloseable {
   /** A runtime every default installation has: its presence means the default runtimes were applied. */
   private static final String SHIPPED_RUNTIME = "torch-distributed";
 
-  private final String name;
   private final TrainerProcess process;
   private final Path kubeconfig;
   private final AtomicInteger namespaces = new AtomicInteger();
   private final List<KubernetesClient> clients = new ArrayList<>();
   private KubernetesClient client;
 
-  private LocalOperator(String name, TrainerProcess process, Path kubeconfig) {
-    this.name = name;
+  private LocalOperator(TrainerProcess process, Path kubeconfig) {
     this.process = process;
     this.kubeconfig = kubeconfig;
   }
@@ -80,8 +77,8 @@ public final class LocalOperator implements AutoCloseable {
       local.add("--no-execute");
     }
     local.addAll(args);
-    LocalOperator operator = new LocalOperator(name,
-        TrainerProcess.start(name, List.of("-Xmx768m"), local, Map.of()), kubeconfig);
+    LocalOperator operator = new LocalOperator(TrainerProcess.start(name, List.of("-Xmx768m"), local, Map.of()),
+        kubeconfig);
     try {
       operator.awaitReady();
     } catch (RuntimeException | Error e) {
@@ -95,43 +92,34 @@ public final class LocalOperator implements AutoCloseable {
     return operator;
   }
 
-  /** {@code local} writes the kubeconfig once it is ready; a file still being written does not parse yet. */
+  /** {@code local} writes the kubeconfig once it is ready. */
   private void awaitReady() {
-    Config config = await("kubeconfig " + kubeconfig).atMost(START_TIMEOUT).pollInterval(Duration.ofMillis(100))
-        .ignoreExceptionsMatching(e -> !(e instanceof ProcessDiedException))
-        .until(() -> {
-          assertAlive();
-          return Files.exists(kubeconfig) ? configFrom(kubeconfig) : null;
-        }, parsed -> parsed != null && parsed.getMasterUrl() != null);
-    client = new KubernetesClientBuilder().withConfig(config).build();
+    client = new KubernetesClientBuilder().withConfig(tuned(process.awaitKubeconfig(kubeconfig, START_TIMEOUT)))
+        .build();
     clients.add(client);
     await("the shipped ClusterTrainingRuntimes").atMost(START_TIMEOUT).pollInterval(Duration.ofMillis(200))
-        .ignoreExceptionsMatching(e -> !(e instanceof ProcessDiedException))
+        .ignoreExceptionsMatching(e -> !(e instanceof TrainerProcess.DiedException))
         .until(() -> {
-          assertAlive();
+          process.assertAlive();
           return client.resources(ClusterTrainingRuntime.class).withName(SHIPPED_RUNTIME).get() != null;
         });
   }
 
   private static Config configFrom(Path kubeconfig) {
-    Config config;
     try {
-      config = Config.fromKubeconfig(Files.readString(kubeconfig));
+      return tuned(Config.fromKubeconfig(Files.readString(kubeconfig)));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  private static Config tuned(Config config) {
     // answers are deterministic: a retried 5xx only hides the failure and slows the test down
     config.setRequestRetryBackoffLimit(0);
     // Java 17's HTTP client upgrades plain HTTP to HTTP/2 and then fails requests beyond the server's stream limit
     // ("too many concurrent streams") instead of queueing them: the load test sends 200 at once
     config.setHttp2Disable(true);
     return config;
-  }
-
-  private void assertAlive() {
-    if (!process.isAlive()) {
-      throw new ProcessDiedException("local mode " + name + " exited with code " + process.exitValue());
-    }
   }
 
   /** The fabric8 client of the written kubeconfig; closed with this instance. */
@@ -188,14 +176,5 @@ public final class LocalOperator implements AutoCloseable {
   public void close() {
     clients.forEach(KubernetesClient::close);
     process.close();
-  }
-
-  private static final class ProcessDiedException extends IllegalStateException {
-
-    private static final long serialVersionUID = 1L;
-
-    ProcessDiedException(String message) {
-      super(message);
-    }
   }
 }

@@ -94,8 +94,7 @@ public final class TrainJobs {
    * returns the TrainJob then.
    */
   public TrainJob awaitJobSet(String name) {
-    await("JobSet " + namespace + "/" + name).atMost(REACTION).pollInterval(Duration.ofMillis(100))
-        .until(() -> jobSet(name) != null);
+    awaitChild("JobSet " + name, () -> jobSet(name));
     return get(name);
   }
 

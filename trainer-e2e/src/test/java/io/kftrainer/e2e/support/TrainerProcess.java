@@ -1,9 +1,13 @@
 package io.kftrainer.e2e.support;
 
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.client.Config;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -65,6 +69,26 @@ public final class TrainerProcess implements AutoCloseable {
     return process.exitValue();
   }
 
+  /** Throws {@link DiedException} if the process has exited: a wait for it need not run to its deadline. */
+  public void assertAlive() {
+    if (!process.isAlive()) {
+      throw new DiedException(name + " exited with code " + process.exitValue());
+    }
+  }
+
+  /**
+   * Waits until the process has written {@code kubeconfig} (its sign of being ready; a file still being written does
+   * not parse yet) and returns it parsed; fails at once if the process exits.
+   */
+  public Config awaitKubeconfig(Path kubeconfig, Duration timeout) {
+    return await("kubeconfig " + kubeconfig).atMost(timeout).pollInterval(Duration.ofMillis(100))
+        .ignoreExceptionsMatching(e -> !(e instanceof DiedException))
+        .until(() -> {
+          assertAlive();
+          return Files.exists(kubeconfig) ? Config.fromKubeconfig(Files.readString(kubeconfig)) : null;
+        }, parsed -> parsed != null && parsed.getMasterUrl() != null);
+  }
+
   /** SIGKILL, and waits for the process to be gone: no shutdown hook, no Lease release, no goodbye. */
   public void kill() {
     process.destroyForcibly();
@@ -111,6 +135,16 @@ public final class TrainerProcess implements AutoCloseable {
       Runtime.getRuntime().removeShutdownHook(killOnExit);
     } catch (IllegalStateException e) {
       // the JVM is shutting down: the hook runs anyway
+    }
+  }
+
+  /** The process exited while a test waited for it. */
+  public static final class DiedException extends IllegalStateException {
+
+    private static final long serialVersionUID = 1L;
+
+    DiedException(String message) {
+      super(message);
     }
   }
 }
