@@ -35,7 +35,6 @@ import picocli.CommandLine.Option;
             + "commands run with this machine's tools); --no-execute leaves JobSets as the operator created them."})
 public final class LocalCommand implements Callable<Integer> {
 
-
   private final Streams streams;
 
   @Option(names = "--port", paramLabel = "N",
