@@ -7,7 +7,6 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.kftrainer.api.v1alpha1.TrainJob;
 import io.kftrainer.framework.runner.BuildResult;
-import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

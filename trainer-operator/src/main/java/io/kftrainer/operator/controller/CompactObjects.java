@@ -60,7 +60,7 @@ public final class CompactObjects {
     return new TransformingItemStore<>(CompactObjects::compact);
   }
 
-  /** {@code object}, its empty {@code additionalProperties} maps replaced by one shared empty map. */
+  /** {@code object}, compacted in place (see the class comment). */
   public static <R> R compact(R object) {
     visit(object);
     return object;

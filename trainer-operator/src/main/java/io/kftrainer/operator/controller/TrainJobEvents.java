@@ -86,7 +86,6 @@ public final class TrainJobEvents {
           }
         }
         case CREATE -> create(trainJob, type, reason, text, now, key);
-        default -> throw new IllegalStateException(decision.toString());
       }
     } catch (RuntimeException e) {
       LOG.warn("Cannot record Event {} {} for TrainJob {}/{}: {}", type, reason, namespace,
