@@ -4,8 +4,11 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.kftrainer.operator.metrics.RestClientMetrics;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 
 /**
  * The operator's Kubernetes client: where it connects ({@code --kubeconfig}, else what fabric8 finds:
@@ -26,16 +29,34 @@ public final class KubernetesClients {
     return create(connection(config), config);
   }
 
+  /** As {@link #create(OperatorConfig)}, counting its requests into {@code metrics} ({@link RestClientMetrics}). */
+  public static KubernetesClient create(OperatorConfig config, MeterRegistry metrics) {
+    return create(connection(config), config, Optional.of(new RestClientMetrics(metrics)));
+  }
+
   /**
    * A client for {@code connection} (for example the embedded API server of {@code local} mode), limited as
    * {@code config} says. {@code connection} is not changed.
    */
   public static KubernetesClient create(Config connection, OperatorConfig config) {
+    return create(connection, config, Optional.empty());
+  }
+
+  /** As {@link #create(Config, OperatorConfig)}, counting its requests into {@code metrics}. */
+  public static KubernetesClient create(Config connection, OperatorConfig config, MeterRegistry metrics) {
+    return create(connection, config, Optional.of(new RestClientMetrics(metrics)));
+  }
+
+  private static KubernetesClient create(Config connection, OperatorConfig config,
+      Optional<RestClientMetrics> metrics) {
     Config limited = limited(connection, config);
     RequestRateLimiter rateLimiter = new RequestRateLimiter(config.kubeApiQps(), config.kubeApiBurst());
     return new KubernetesClientBuilder()
         .withConfig(limited)
-        .withHttpClientBuilderConsumer(builder -> builder.addOrReplaceInterceptor(RequestRateLimiter.NAME, rateLimiter))
+        .withHttpClientBuilderConsumer(builder -> {
+          builder.addOrReplaceInterceptor(RequestRateLimiter.NAME, rateLimiter);
+          metrics.ifPresent(counter -> builder.addOrReplaceInterceptor(RestClientMetrics.NAME, counter));
+        })
         .build();
   }
 

@@ -17,6 +17,24 @@ public interface OperatorComponent {
   /** Stops serving; must not throw and may be called without a successful {@link #start()}. */
   void stop();
 
+  /** A component the configuration switched off (e.g. {@code metrics.bindAddress: "0"}): starts nothing. */
+  static OperatorComponent disabled(String name) {
+    return new OperatorComponent() {
+      @Override
+      public String name() {
+        return name + " (disabled)";
+      }
+
+      @Override
+      public void start() {
+      }
+
+      @Override
+      public void stop() {
+      }
+    };
+  }
+
   /**
    * Builds a component from the operator's wiring, once, when the operator is built. Factories let components
    * share the operator's plugins, runner, caches and registries instead of building their own.

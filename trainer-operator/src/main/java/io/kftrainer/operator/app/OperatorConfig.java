@@ -1,6 +1,7 @@
 package io.kftrainer.operator.app;
 
 import io.kftrainer.framework.runner.StatusConditions;
+import io.kftrainer.operator.config.TlsOptions;
 import io.kftrainer.operator.plugins.OperatorPlugins;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -9,9 +10,11 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Everything {@code trainer-operator run} is configured with, read once at start-up. Each field is one
- * command-line option of {@code run} (named in its Javadoc) except {@link #timings()}, which only tests and
- * {@code local} mode change. The defaults here are the command line's defaults.
+ * Everything {@code trainer-operator run} is configured with, read once at start-up: the one place of each option,
+ * whether it came from a command-line option of {@code run} (named in its Javadoc) or from upstream's Configuration
+ * file ({@code run --config}, see {@code docs/configuration.md}). {@link #timings()} holds the leader-election
+ * durations of the file; its other durations only tests and {@code local} mode change. The defaults here are the
+ * command line's defaults, which are upstream's.
  *
  * @param kubeconfig {@code --kubeconfig}; empty: {@code KUBECONFIG}, then {@code ~/.kube/config}, then the
  *     in-cluster service account, as fabric8 resolves them
@@ -20,15 +23,16 @@ import java.util.Set;
  * @param operatorNamespace {@code --operator-namespace}: where the leader-election Lease (and the webhook
  *     certificate Secret) live
  * @param webhook the {@code --webhook-*} options
- * @param healthPort {@code --health-port}
- * @param metricsPort {@code --metrics-port}
+ * @param healthPort {@code --health-port}: the port of {@link #health()}
+ * @param metricsPort {@code --metrics-port}: the port of {@link #metrics()}
  * @param leaderElection {@code --leader-elect} and {@code --leader-election-lease-name}
  * @param kubeApiQps {@code --kube-api-qps}: sustained requests per second to the API server (0 or less: no limit)
  * @param kubeApiBurst {@code --kube-api-burst}: requests allowed at once above the sustained rate, and the
  *     client's limit of concurrent requests
  * @param trainJobConcurrency {@code --trainjob-concurrency}: TrainJobs reconciled in parallel
  * @param timings lease, resync and retry durations
- * @param bindAddress {@code --bind-address}: the address the webhook, health and metrics servers listen on
+ * @param bindAddress the address the webhook server listens on ({@code --bind-address} sets it and the hosts of
+ *     {@link #health()} and {@link #metrics()})
  * @param createdCondition {@code --created-condition}: also write the seeds' {@code Created} condition (off:
  *     exactly upstream's {@code Suspended}, {@code Complete}, {@code Failed}, which the Kubeflow SDK needs to show
  *     {@code Running})
@@ -36,18 +40,28 @@ import java.util.Set;
  *     loaded instead of stopping
  * @param pluginCallTimeout {@code --plugin-call-timeout}: a plugin call that has not returned by then fails its
  *     TrainJob's reconcile (or the admission request) naming the plugin
+ * @param health the health probe server (its port is {@link #healthPort()})
+ * @param metrics the metrics server (its port is {@link #metricsPort()})
+ * @param tls the TLS settings of every HTTPS server (webhook, metrics, status server)
+ * @param trainJobStatusEnabled the feature gate {@code TrainJobStatus}: the status server runs and the
+ *     {@code TrainJobStatus} plugin injects its address into training pods
+ * @param statusServerPort the status server's HTTPS port ({@code statusServer.port})
+ * @param statusServerQps the status server's client-side request rate to the API server
+ * @param statusServerBurst the status server's burst above that rate
  */
 public record OperatorConfig(Optional<Path> kubeconfig, Path pluginsDir, Set<String> namespaces,
     String operatorNamespace, Webhook webhook, int healthPort, int metricsPort, LeaderElection leaderElection,
     double kubeApiQps, int kubeApiBurst, int trainJobConcurrency, Timings timings, String bindAddress,
-    boolean createdCondition, boolean allowPluginLoadFailures, Duration pluginCallTimeout) {
+    boolean createdCondition, boolean allowPluginLoadFailures, Duration pluginCallTimeout, Health health,
+    Metrics metrics, TlsOptions tls, boolean trainJobStatusEnabled, int statusServerPort, double statusServerQps,
+    int statusServerBurst) {
 
   public static final String DEFAULT_OPERATOR_NAMESPACE = "kubeflow-system";
   public static final int DEFAULT_WEBHOOK_PORT = 9443;
   public static final String DEFAULT_WEBHOOK_SECRET_NAME = "kubeflow-trainer-webhook-cert";
   public static final String DEFAULT_WEBHOOK_SERVICE_NAME = "kubeflow-trainer-controller-manager";
   public static final int DEFAULT_HEALTH_PORT = 8081;
-  public static final int DEFAULT_METRICS_PORT = 8080;
+  public static final int DEFAULT_METRICS_PORT = 8443;
   public static final String DEFAULT_LEASE_NAME = "trainer.kubeflow.org";
   public static final double DEFAULT_KUBE_API_QPS = 50;
   public static final int DEFAULT_KUBE_API_BURST = 100;
@@ -55,6 +69,9 @@ public record OperatorConfig(Optional<Path> kubeconfig, Path pluginsDir, Set<Str
   public static final Duration DEFAULT_PLUGIN_CALL_TIMEOUT = Duration.ofSeconds(5);
   /** Every interface: in a cluster the API server and the kubelet reach the pod's servers on the pod's IP. */
   public static final String DEFAULT_BIND_ADDRESS = "0.0.0.0";
+  public static final int DEFAULT_STATUS_SERVER_PORT = 10443;
+  public static final double DEFAULT_STATUS_SERVER_QPS = 5;
+  public static final int DEFAULT_STATUS_SERVER_BURST = 10;
   /** The loopback address that {@code local} mode's servers listen on by default. */
   public static final String LOOPBACK_ADDRESS = "127.0.0.1";
 
@@ -68,6 +85,9 @@ public record OperatorConfig(Optional<Path> kubeconfig, Path pluginsDir, Set<Str
     Objects.requireNonNull(timings, "timings");
     Objects.requireNonNull(bindAddress, "bindAddress");
     Objects.requireNonNull(pluginCallTimeout, "pluginCallTimeout");
+    Objects.requireNonNull(health, "health");
+    Objects.requireNonNull(metrics, "metrics");
+    Objects.requireNonNull(tls, "tls");
     if (pluginCallTimeout.isNegative() || pluginCallTimeout.isZero()) {
       throw new IllegalArgumentException("--plugin-call-timeout must be positive, was " + pluginCallTimeout);
     }
@@ -95,13 +115,27 @@ public record OperatorConfig(Optional<Path> kubeconfig, Path pluginsDir, Set<Str
   }
 
   /**
-   * Leader election on the Lease {@code leaseName} in the operator namespace: only the holder reconciles.
+   * Leader election on the Lease {@code leaseName} in {@code leaseNamespace}, by default the operator namespace:
+   * only the holder reconciles.
+   *
+   * @param leaseNamespace the file's {@code leaderElection.resourceNamespace}; empty: the operator namespace
    */
-  public record LeaderElection(boolean enabled, String leaseName) {
+  public record LeaderElection(boolean enabled, String leaseName, Optional<String> leaseNamespace) {
 
     public LeaderElection {
       Objects.requireNonNull(leaseName, "leaseName");
+      Objects.requireNonNull(leaseNamespace, "leaseNamespace");
     }
+
+    /** In the operator namespace. */
+    public LeaderElection(boolean enabled, String leaseName) {
+      this(enabled, leaseName, Optional.empty());
+    }
+  }
+
+  /** The namespace of the leader-election Lease. */
+  public String leaseNamespace() {
+    return leaderElection.leaseNamespace().orElse(operatorNamespace);
   }
 
   /**
@@ -138,7 +172,8 @@ public record OperatorConfig(Optional<Path> kubeconfig, Path pluginsDir, Set<Str
         DEFAULT_OPERATOR_NAMESPACE, Webhook.defaults(), DEFAULT_HEALTH_PORT, DEFAULT_METRICS_PORT,
         new LeaderElection(true, DEFAULT_LEASE_NAME), DEFAULT_KUBE_API_QPS, DEFAULT_KUBE_API_BURST,
         DEFAULT_TRAINJOB_CONCURRENCY, Timings.defaults(), DEFAULT_BIND_ADDRESS, false, false,
-        DEFAULT_PLUGIN_CALL_TIMEOUT);
+        DEFAULT_PLUGIN_CALL_TIMEOUT, Health.defaults(), Metrics.defaults(), TlsOptions.DEFAULTS, false,
+        DEFAULT_STATUS_SERVER_PORT, DEFAULT_STATUS_SERVER_QPS, DEFAULT_STATUS_SERVER_BURST);
   }
 
   public boolean watchesAllNamespaces() {
@@ -148,73 +183,97 @@ public record OperatorConfig(Optional<Path> kubeconfig, Path pluginsDir, Set<Str
   public OperatorConfig withKubeconfig(Path path) {
     return new OperatorConfig(Optional.of(path), pluginsDir, namespaces, operatorNamespace, webhook, healthPort,
         metricsPort, leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings, bindAddress,
-        createdCondition, allowPluginLoadFailures, pluginCallTimeout);
+        createdCondition, allowPluginLoadFailures, pluginCallTimeout, health, metrics, tls,
+        trainJobStatusEnabled, statusServerPort, statusServerQps, statusServerBurst);
   }
 
   public OperatorConfig withPluginsDir(Path path) {
     return new OperatorConfig(kubeconfig, path, namespaces, operatorNamespace, webhook, healthPort, metricsPort,
         leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings, bindAddress,
-        createdCondition, allowPluginLoadFailures, pluginCallTimeout);
+        createdCondition, allowPluginLoadFailures, pluginCallTimeout, health, metrics, tls,
+        trainJobStatusEnabled, statusServerPort, statusServerQps, statusServerBurst);
   }
 
   public OperatorConfig withNamespaces(Set<String> watched) {
     return new OperatorConfig(kubeconfig, pluginsDir, watched, operatorNamespace, webhook, healthPort, metricsPort,
         leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings, bindAddress,
-        createdCondition, allowPluginLoadFailures, pluginCallTimeout);
+        createdCondition, allowPluginLoadFailures, pluginCallTimeout, health, metrics, tls,
+        trainJobStatusEnabled, statusServerPort, statusServerQps, statusServerBurst);
   }
 
   public OperatorConfig withOperatorNamespace(String namespace) {
     return new OperatorConfig(kubeconfig, pluginsDir, namespaces, namespace, webhook, healthPort, metricsPort,
         leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings, bindAddress,
-        createdCondition, allowPluginLoadFailures, pluginCallTimeout);
+        createdCondition, allowPluginLoadFailures, pluginCallTimeout, health, metrics, tls,
+        trainJobStatusEnabled, statusServerPort, statusServerQps, statusServerBurst);
   }
 
   public OperatorConfig withWebhook(Webhook options) {
     return new OperatorConfig(kubeconfig, pluginsDir, namespaces, operatorNamespace, options, healthPort, metricsPort,
         leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings, bindAddress,
-        createdCondition, allowPluginLoadFailures, pluginCallTimeout);
+        createdCondition, allowPluginLoadFailures, pluginCallTimeout, health, metrics, tls,
+        trainJobStatusEnabled, statusServerPort, statusServerQps, statusServerBurst);
   }
 
   public OperatorConfig withPorts(int health, int metrics) {
-    return new OperatorConfig(kubeconfig, pluginsDir, namespaces, operatorNamespace, webhook, health, metrics,
+    return withHealthPort(health).withMetricsPort(metrics);
+  }
+
+  public OperatorConfig withHealthPort(int port) {
+    return new OperatorConfig(kubeconfig, pluginsDir, namespaces, operatorNamespace, webhook, port, metricsPort,
         leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings, bindAddress,
-        createdCondition, allowPluginLoadFailures, pluginCallTimeout);
+        createdCondition, allowPluginLoadFailures, pluginCallTimeout, health, metrics, tls,
+        trainJobStatusEnabled, statusServerPort, statusServerQps, statusServerBurst);
+  }
+
+  public OperatorConfig withMetricsPort(int port) {
+    return new OperatorConfig(kubeconfig, pluginsDir, namespaces, operatorNamespace, webhook, healthPort, port,
+        leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings, bindAddress,
+        createdCondition, allowPluginLoadFailures, pluginCallTimeout, health, metrics, tls,
+        trainJobStatusEnabled, statusServerPort, statusServerQps, statusServerBurst);
   }
 
   public OperatorConfig withLeaderElection(LeaderElection election) {
     return new OperatorConfig(kubeconfig, pluginsDir, namespaces, operatorNamespace, webhook, healthPort, metricsPort,
         election, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings, bindAddress,
-        createdCondition, allowPluginLoadFailures, pluginCallTimeout);
+        createdCondition, allowPluginLoadFailures, pluginCallTimeout, health, metrics, tls,
+        trainJobStatusEnabled, statusServerPort, statusServerQps, statusServerBurst);
   }
 
   public OperatorConfig withKubeApi(double qps, int burst) {
     return new OperatorConfig(kubeconfig, pluginsDir, namespaces, operatorNamespace, webhook, healthPort, metricsPort,
         leaderElection, qps, burst, trainJobConcurrency, timings, bindAddress,
-        createdCondition, allowPluginLoadFailures, pluginCallTimeout);
+        createdCondition, allowPluginLoadFailures, pluginCallTimeout, health, metrics, tls,
+        trainJobStatusEnabled, statusServerPort, statusServerQps, statusServerBurst);
   }
 
   public OperatorConfig withTrainJobConcurrency(int concurrency) {
     return new OperatorConfig(kubeconfig, pluginsDir, namespaces, operatorNamespace, webhook, healthPort, metricsPort,
         leaderElection, kubeApiQps, kubeApiBurst, concurrency, timings, bindAddress,
-        createdCondition, allowPluginLoadFailures, pluginCallTimeout);
+        createdCondition, allowPluginLoadFailures, pluginCallTimeout, health, metrics, tls,
+        trainJobStatusEnabled, statusServerPort, statusServerQps, statusServerBurst);
   }
 
+  /** Every server (webhook, health, metrics) on {@code address}: what {@code --bind-address} sets. */
   public OperatorConfig withBindAddress(String address) {
     return new OperatorConfig(kubeconfig, pluginsDir, namespaces, operatorNamespace, webhook, healthPort, metricsPort,
         leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings, address, createdCondition,
-        allowPluginLoadFailures, pluginCallTimeout);
+        allowPluginLoadFailures, pluginCallTimeout, health.withHost(address), metrics.withHost(address), tls,
+        trainJobStatusEnabled, statusServerPort, statusServerQps, statusServerBurst);
   }
 
   public OperatorConfig withCreatedCondition(boolean enabled) {
     return new OperatorConfig(kubeconfig, pluginsDir, namespaces, operatorNamespace, webhook, healthPort, metricsPort,
         leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings, bindAddress, enabled,
-        allowPluginLoadFailures, pluginCallTimeout);
+        allowPluginLoadFailures, pluginCallTimeout, health, metrics, tls,
+        trainJobStatusEnabled, statusServerPort, statusServerQps, statusServerBurst);
   }
 
   public OperatorConfig withAllowPluginLoadFailures(boolean allowed) {
     return new OperatorConfig(kubeconfig, pluginsDir, namespaces, operatorNamespace, webhook, healthPort, metricsPort,
         leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings, bindAddress, createdCondition,
-        allowed, pluginCallTimeout);
+        allowed, pluginCallTimeout, health, metrics, tls,
+        trainJobStatusEnabled, statusServerPort, statusServerQps, statusServerBurst);
   }
 
   /** The condition types the post-execution phase writes. */
@@ -225,12 +284,99 @@ public record OperatorConfig(Optional<Path> kubeconfig, Path pluginsDir, Set<Str
   public OperatorConfig withTimings(Timings durations) {
     return new OperatorConfig(kubeconfig, pluginsDir, namespaces, operatorNamespace, webhook, healthPort, metricsPort,
         leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, durations, bindAddress,
-        createdCondition, allowPluginLoadFailures, pluginCallTimeout);
+        createdCondition, allowPluginLoadFailures, pluginCallTimeout, health, metrics, tls,
+        trainJobStatusEnabled, statusServerPort, statusServerQps, statusServerBurst);
   }
 
   public OperatorConfig withPluginCallTimeout(Duration timeout) {
     return new OperatorConfig(kubeconfig, pluginsDir, namespaces, operatorNamespace, webhook, healthPort, metricsPort,
         leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings, bindAddress, createdCondition,
-        allowPluginLoadFailures, timeout);
+        allowPluginLoadFailures, timeout, health, metrics, tls,
+        trainJobStatusEnabled, statusServerPort, statusServerQps, statusServerBurst);
+  }
+
+  public OperatorConfig withHealth(Health options) {
+    return new OperatorConfig(kubeconfig, pluginsDir, namespaces, operatorNamespace, webhook, healthPort, metricsPort,
+        leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings, bindAddress, createdCondition,
+        allowPluginLoadFailures, pluginCallTimeout, options, metrics, tls,
+        trainJobStatusEnabled, statusServerPort, statusServerQps, statusServerBurst);
+  }
+
+  public OperatorConfig withMetrics(Metrics options) {
+    return new OperatorConfig(kubeconfig, pluginsDir, namespaces, operatorNamespace, webhook, healthPort, metricsPort,
+        leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings, bindAddress, createdCondition,
+        allowPluginLoadFailures, pluginCallTimeout, health, options, tls,
+        trainJobStatusEnabled, statusServerPort, statusServerQps, statusServerBurst);
+  }
+
+  public OperatorConfig withTls(TlsOptions options) {
+    return new OperatorConfig(kubeconfig, pluginsDir, namespaces, operatorNamespace, webhook, healthPort, metricsPort,
+        leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings, bindAddress, createdCondition,
+        allowPluginLoadFailures, pluginCallTimeout, health, metrics, options,
+        trainJobStatusEnabled, statusServerPort, statusServerQps, statusServerBurst);
+  }
+
+  /** The status server: switched on by the {@code TrainJobStatus} feature gate, on {@code port}. */
+  public OperatorConfig withStatusServer(boolean enabled, int port, double qps, int burst) {
+    return new OperatorConfig(kubeconfig, pluginsDir, namespaces, operatorNamespace, webhook, healthPort, metricsPort,
+        leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings, bindAddress, createdCondition,
+        allowPluginLoadFailures, pluginCallTimeout, health, metrics, tls, enabled, port, qps, burst);
+  }
+
+  /**
+   * The health probe server: {@code /healthz} and {@code /readyz} (or the names {@code health} of the
+   * Configuration file gives) over plain HTTP on {@code host} and {@link #healthPort()}.
+   *
+   * @param enabled false when the file's {@code healthProbeBindAddress} is {@code "0"}
+   * @param livenessPath the liveness probe's path, e.g. {@code /healthz}
+   * @param readinessPath the readiness probe's path, e.g. {@code /readyz}
+   */
+  public record Health(boolean enabled, String host, String livenessPath, String readinessPath) {
+
+    public Health {
+      Objects.requireNonNull(host, "host");
+      Objects.requireNonNull(livenessPath, "livenessPath");
+      Objects.requireNonNull(readinessPath, "readinessPath");
+    }
+
+    public static Health defaults() {
+      return new Health(true, DEFAULT_BIND_ADDRESS, "/healthz", "/readyz");
+    }
+
+    public Health withHost(String address) {
+      return new Health(enabled, address, livenessPath, readinessPath);
+    }
+  }
+
+  /**
+   * The Prometheus metrics server: {@code /metrics} on {@code host} and {@link #metricsPort()}.
+   *
+   * @param enabled false when the file's {@code bindAddress} is {@code "0"}
+   * @param secureServing HTTPS with the operator's serving certificate (upstream's default) rather than plain HTTP
+   * @param authEnabled every scrape's bearer token checked with a TokenReview, and its user's
+   *     {@code get} on {@code /metrics} with a SubjectAccessReview
+   */
+  public record Metrics(boolean enabled, String host, boolean secureServing, boolean authEnabled) {
+
+    public Metrics {
+      Objects.requireNonNull(host, "host");
+      if (authEnabled && !secureServing) {
+        throw new IllegalArgumentException("metrics authentication requires secure serving: clients send bearer "
+            + "tokens");
+      }
+    }
+
+    public static Metrics defaults() {
+      return new Metrics(true, DEFAULT_BIND_ADDRESS, true, false);
+    }
+
+    /** Plain HTTP, no authentication: {@code local} mode's metrics on its loopback address. */
+    public static Metrics plainHttp(String host) {
+      return new Metrics(true, host, false, false);
+    }
+
+    public Metrics withHost(String address) {
+      return new Metrics(enabled, address, secureServing, authEnabled);
+    }
   }
 }

@@ -7,15 +7,18 @@ import io.javaoperatorsdk.operator.api.config.ConfigurationServiceOverrider;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
 import io.javaoperatorsdk.operator.processing.retry.GenericRetry;
+import io.kftrainer.api.v1alpha1.TrainerConstants;
 import io.kftrainer.framework.runner.PhaseRunner;
 import io.kftrainer.framework.runner.PluginCalls;
 import io.kftrainer.operator.controller.CacheObjectLookup;
 import io.kftrainer.operator.controller.CachedRuntimeResolver;
 import io.kftrainer.operator.controller.RuntimeSnapshots;
 import io.kftrainer.operator.controller.CompactObjects;
+import io.kftrainer.operator.controller.LegacyFinalizerReconciler;
 import io.kftrainer.operator.controller.TrainJobEventSources;
 import io.kftrainer.operator.controller.TrainJobEvents;
 import io.kftrainer.operator.controller.TrainJobReconciler;
+import io.kftrainer.operator.metrics.ControllerRuntimeMetrics;
 import io.kftrainer.operator.plugins.OperatorPlugins;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -129,6 +132,7 @@ public final class TrainerOperator {
           .withFieldManager(TrainJobReconciler.FIELD_MANAGER)
           .withItemStore(CompactObjects.itemStore());
     });
+    registerRuntimeControllers();
     TrainJobMetrics.register(meterRegistry, cache);
     Operator running = operator;
     readiness.register("controller", () -> running.getRuntimeInfo().isStarted()
@@ -155,6 +159,20 @@ public final class TrainerOperator {
       stop();
       throw e.getCause() instanceof RuntimeException cause ? cause : e;
     }
+  }
+
+  /** Upstream's runtime controllers, which only remove a finalizer of older versions (see the reconciler). */
+  private void registerRuntimeControllers() {
+    operator.register(LegacyFinalizerReconciler.trainingRuntimes(client), controller -> {
+      LegacyFinalizerReconciler.configure(controller, TrainerConstants.TRAINING_RUNTIME_KIND);
+      if (config.watchesAllNamespaces()) {
+        controller.watchingAllNamespaces();
+      } else {
+        controller.settingNamespaces(config.namespaces());
+      }
+    });
+    operator.register(LegacyFinalizerReconciler.clusterTrainingRuntimes(client), controller ->
+        LegacyFinalizerReconciler.configure(controller, TrainerConstants.CLUSTER_TRAINING_RUNTIME_KIND));
   }
 
   private static void starter(Runnable startComponents) {
@@ -218,7 +236,8 @@ public final class TrainerOperator {
     overrider.withKubernetesClient(client)
         .withCloseClientOnStop(false)
         .withConcurrentReconciliationThreads(config.trainJobConcurrency())
-        .withMetrics(MicrometerMetrics.withoutPerResourceMetrics(meterRegistry))
+        .withMetrics(new ControllerRuntimeMetrics(meterRegistry, MicrometerMetrics.withoutPerResourceMetrics(
+            meterRegistry), config.trainJobConcurrency()))
         .withUseSSAToPatchPrimaryResource(false)
         .withStopOnInformerErrorDuringStartup(true)
         .withInformerStoppedHandler((informer, error) -> {
@@ -241,13 +260,13 @@ public final class TrainerOperator {
         () -> {
           leader.set(false);
           if (!stopping.get()) {
-            terminate(new Termination(true, "lost the leadership of Lease " + config.operatorNamespace() + "/"
+            terminate(new Termination(true, "lost the leadership of Lease " + config.leaseNamespace() + "/"
                 + config.leaderElection().leaseName()));
           }
         },
         newLeader -> LOG.info("The leader is {}", newLeader));
     // exitOnStopLeading false: JOSDK would call System.exit; the callback above stops this operator instead
-    return new LeaderElectionConfiguration(config.leaderElection().leaseName(), config.operatorNamespace(),
+    return new LeaderElectionConfiguration(config.leaderElection().leaseName(), config.leaseNamespace(),
         timings.leaseDuration(), timings.renewDeadline(), timings.retryPeriod(), identity, callbacks, false);
   }
 

@@ -30,6 +30,8 @@ import java.util.List;
 public final class LogConfigurator extends ContextAwareBase implements Configurator {
 
   static final String PATTERN = "%d{yyyy-MM-dd'T'HH:mm:ss.SSSXXX} %-5level [%thread] %logger{36} - %msg%n";
+  /** The name of the stderr appender, which {@link Logging#useJson()} re-encodes. */
+  static final String APPENDER = "STDERR";
   static final List<String> QUIET_LOGGERS = List.of("io.fabric8.kubernetes.client.dsl.internal.VersionUsageUtils");
 
   @Override
@@ -44,7 +46,7 @@ public final class LogConfigurator extends ContextAwareBase implements Configura
     encoder.start();
     ConsoleAppender<ILoggingEvent> stderr = new ConsoleAppender<>();
     stderr.setContext(context);
-    stderr.setName("STDERR");
+    stderr.setName(APPENDER);
     stderr.setTarget("System.err");
     stderr.setEncoder(encoder);
     stderr.start();

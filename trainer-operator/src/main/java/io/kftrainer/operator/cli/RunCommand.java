@@ -5,6 +5,11 @@ import io.kftrainer.operator.app.KubernetesClients;
 import io.kftrainer.operator.app.OperatorComponent;
 import io.kftrainer.operator.app.OperatorConfig;
 import io.kftrainer.operator.app.TrainerOperator;
+import io.kftrainer.operator.config.Configuration;
+import io.kftrainer.operator.config.ConfigurationLoader;
+import io.kftrainer.operator.config.ConfigurationValidation;
+import io.kftrainer.operator.config.FeatureGates;
+import io.kftrainer.operator.ops.MetricsServer;
 import io.kftrainer.operator.ops.OpsServer;
 import io.kftrainer.operator.webhook.WebhookServer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -16,11 +21,15 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code trainer-operator run}: the operator in a cluster. Parses the options into an {@link OperatorConfig},
@@ -29,10 +38,33 @@ import picocli.CommandLine.Option;
  * kubelet restarts the container as a follower).
  */
 @Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false, usageHelpWidth = 120,
-    description = "Run the operator: reconcile TrainJobs in a cluster and serve the admission webhooks.")
+    description = "Run the operator: reconcile TrainJobs in a cluster and serve the admission webhooks.",
+    footer = {"",
+        "--config FILE reads upstream's Configuration (config.trainer.kubeflow.org/v1alpha1, strictly: an unknown "
+            + "field is an error). An option given on the command line wins over the file, and the file over the "
+            + "options' defaults; --feature-gates is applied on top of the file's featureGates. The plugin options "
+            + "(--plugins-dir, --plugin-config, --plugin-call-timeout, --created-condition, "
+            + "--allow-plugin-load-failures) and --namespaces have no place in the file. See docs/configuration.md."})
 public final class RunCommand implements Callable<Integer> {
 
   private static final Logger LOG = LoggerFactory.getLogger(RunCommand.class);
+
+  @Spec
+  private CommandSpec spec;
+
+  @Option(names = "--config", paramLabel = "FILE",
+      description = "Upstream's Configuration file (health, metrics, webhook, leaderElection, controller, "
+          + "certManagement, clientConnection, statusServer, featureGates, tls); options given on the command line "
+          + "win over it (default: none: the options' defaults, which are upstream's).")
+  private Path configFile;
+
+  @Option(names = "--feature-gates", paramLabel = "NAME=BOOLEAN,...",
+      description = "Feature gates, on top of the file's featureGates: TrainJobStatus (alpha, default false); "
+          + "AllAlpha and AllBeta set every gate of that stage. An unknown gate is an error.")
+  private String featureGates;
+
+  @Mixin
+  private LogOptions logging = new LogOptions();
 
   @Option(names = "--kubeconfig", paramLabel = "FILE",
       description = "Kubeconfig of the cluster (default: $KUBECONFIG, then ~/.kube/config, then the in-cluster "
@@ -79,7 +111,8 @@ public final class RunCommand implements Callable<Integer> {
   private int healthPort;
 
   @Option(names = "--metrics-port", paramLabel = "PORT", defaultValue = "" + OperatorConfig.DEFAULT_METRICS_PORT,
-      description = "HTTP port of the Prometheus /metrics (default: ${DEFAULT-VALUE}).")
+      description = "Port of the Prometheus /metrics: HTTPS with the webhook's serving certificate unless the "
+          + "file's metrics.secureServing is false (default: ${DEFAULT-VALUE}).")
   private int metricsPort;
 
   @Option(names = "--leader-elect", paramLabel = "BOOLEAN", arity = "0..1", defaultValue = "true",
@@ -114,25 +147,84 @@ public final class RunCommand implements Callable<Integer> {
   @Mixin
   private BehaviourOptions behaviour = new BehaviourOptions();
 
-  /** The options as a configuration. */
+  /**
+   * The configuration: the defaults, then the {@code --config} file, then the options given on the command line.
+   *
+   * @throws io.kftrainer.operator.config.ConfigurationException if the file cannot be used, naming every problem
+   * @throws IllegalArgumentException if {@code --feature-gates} names an unknown gate or is malformed
+   */
   public OperatorConfig config() {
+    OperatorConfig config = OperatorConfig.defaults();
+    FeatureGates gates = FeatureGates.defaults();
+    if (configFile != null) {
+      Configuration file = ConfigurationLoader.load(configFile);
+      ConfigurationValidation.warnings(file).forEach(warning -> LOG.warn("{}: {}", configFile, warning));
+      config = ConfigurationMapping.apply(file, config);
+      gates = gates.with(file.featureGates());
+    }
+    if (featureGates != null) {
+      try {
+        gates = gates.with(FeatureGates.parse(featureGates));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("--feature-gates: " + e.getMessage(), e);
+      }
+    }
+    config = commandLine(config);
+    config = config.withStatusServer(gates.enabled(FeatureGates.TRAIN_JOB_STATUS), config.statusServerPort(),
+        config.statusServerQps(), config.statusServerBurst());
+    gates.enabledPreRelease().forEach(gate -> LOG.warn("Feature gate {} is on: it is not GA and may change or go "
+        + "away in a future release", gate));
+    return behaviour.applyTo(config);
+  }
+
+  /** {@code config} with the options of the command line: all the options without a place in the file, and those
+   * with one only when given. */
+  private OperatorConfig commandLine(OperatorConfig config) {
     Set<String> watched = new LinkedHashSet<>();
     namespaces.stream().map(String::trim).filter(ns -> !ns.isEmpty()).forEach(watched::add);
-    OperatorConfig config = new OperatorConfig(Optional.ofNullable(kubeconfig), plugins.pluginsDir(), watched,
-        operatorNamespace,
-        new OperatorConfig.Webhook(webhookPort, Optional.ofNullable(webhookCertDir), webhookSecretName,
-            webhookServiceName),
-        healthPort, metricsPort, new OperatorConfig.LeaderElection(leaderElect, leaseName), kubeApiQps, kubeApiBurst,
-        trainJobConcurrency, OperatorConfig.Timings.defaults(), bindAddress, false, false,
-        OperatorConfig.DEFAULT_PLUGIN_CALL_TIMEOUT);
-    return behaviour.applyTo(config);
+    config = config.withPluginsDir(plugins.pluginsDir()).withNamespaces(watched)
+        .withOperatorNamespace(operatorNamespace);
+    if (kubeconfig != null) {
+      config = config.withKubeconfig(kubeconfig);
+    }
+    OperatorConfig.Webhook webhook = config.webhook();
+    config = config.withWebhook(new OperatorConfig.Webhook(given("--webhook-port") ? webhookPort : webhook.port(),
+        given("--webhook-cert-dir") ? Optional.of(webhookCertDir) : webhook.certDir(),
+        given("--webhook-secret-name") ? webhookSecretName : webhook.secretName(),
+        given("--webhook-service-name") ? webhookServiceName : webhook.serviceName()));
+    if (given("--bind-address")) {
+      config = config.withBindAddress(bindAddress);
+    }
+    if (given("--health-port")) {
+      config = config.withHealthPort(healthPort).withHealth(new OperatorConfig.Health(true, config.health().host(),
+          config.health().livenessPath(), config.health().readinessPath()));
+    }
+    if (given("--metrics-port")) {
+      OperatorConfig.Metrics metrics = config.metrics();
+      config = config.withMetricsPort(metricsPort).withMetrics(new OperatorConfig.Metrics(true, metrics.host(),
+          metrics.secureServing(), metrics.authEnabled()));
+    }
+    OperatorConfig.LeaderElection election = config.leaderElection();
+    config = config.withLeaderElection(new OperatorConfig.LeaderElection(
+        given("--leader-elect") ? leaderElect : election.enabled(),
+        given("--leader-election-lease-name") ? leaseName : election.leaseName(), election.leaseNamespace()));
+    config = config.withKubeApi(given("--kube-api-qps") ? kubeApiQps : config.kubeApiQps(),
+        given("--kube-api-burst") ? kubeApiBurst : config.kubeApiBurst());
+    return given("--trainjob-concurrency") ? config.withTrainJobConcurrency(trainJobConcurrency) : config;
+  }
+
+  /** Whether {@code option} was given on the command line (not only defaulted). */
+  private boolean given(String option) {
+    ParseResult parsed = spec == null ? null : spec.commandLine().getParseResult();
+    return parsed != null && parsed.hasMatchedOption(option);
   }
 
   @Override
   public Integer call() throws InterruptedException {
+    logging.apply();
     OperatorConfig config = config();
     PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    try (KubernetesClient client = KubernetesClients.create(config)) {
+    try (KubernetesClient client = KubernetesClients.create(config, metrics)) {
       TrainerOperator.Builder builder = TrainerOperator.builder(config, client)
           .meterRegistry(metrics)
           .identity(identity())
@@ -151,11 +243,20 @@ public final class RunCommand implements Callable<Integer> {
   }
 
   /**
-   * The servers that run next to the controller, in start order: health probes and metrics first (the kubelet
-   * probes the process while the webhook certificate is being set up), then the admission webhooks.
+   * The servers that run next to the controller, in start order: health probes first (the kubelet probes the
+   * process while the webhook certificate is being set up), then the admission webhooks, then the metrics, served
+   * with the webhook server's certificate once it has one (as upstream's manager starts its metrics server once
+   * the certificates are ready).
    */
   public static List<OperatorComponent.Factory> components() {
-    return List.of(OpsServer.factory(), WebhookServer.factory());
+    AtomicReference<WebhookServer> webhook = new AtomicReference<>();
+    return List.of(OpsServer.factory(),
+        context -> {
+          WebhookServer server = (WebhookServer) WebhookServer.factory().create(context);
+          webhook.set(server);
+          return server;
+        },
+        MetricsServer.factory(() -> webhook.get().certificates().keyManager().serverContext()));
   }
 
   /** The pod name (HOSTNAME in a pod) plus a random part, as client-go's leader-election identities. */

@@ -9,6 +9,7 @@ import io.kftrainer.operator.app.HttpServerNoDelay;
 import io.kftrainer.operator.app.OperatorComponent;
 import io.kftrainer.operator.app.OperatorContext;
 import io.kftrainer.operator.cert.WebhookCertificates;
+import io.kftrainer.operator.config.TlsOptions;
 import io.kftrainer.operator.controller.CacheObjectLookup;
 import java.io.IOException;
 import java.io.InputStream;
@@ -36,7 +37,8 @@ import org.slf4j.LoggerFactory;
  * out ({@link AdmissionReviews}).
  *
  * <ul>
- *   <li>TLS 1.3 and 1.2 only; no client certificate asked.</li>
+ *   <li>TLS 1.3 and 1.2 only unless the {@code tls} options of the Configuration say otherwise
+ *       ({@link TlsOptions}); no client certificate asked.</li>
  *   <li>The certificate comes from {@link WebhookCertificates} through a key manager it swaps on renewal: new
  *       handshakes get the new certificate, the listener stays.</li>
  *   <li>Bodies above {@value #MAX_REQUEST_BYTES} bytes are refused with 413 (controller-runtime's limit: an
@@ -76,6 +78,7 @@ public final class WebhookServer implements OperatorComponent {
   private final Map<String, AdmissionHandler> handlers;
   private final AdmissionReviews reviews;
   private final BooleanSupplier cachesSynced;
+  private final TlsOptions tlsOptions;
   private volatile HttpsServer server;
   private ThreadPoolExecutor executor;
 
@@ -90,6 +93,14 @@ public final class WebhookServer implements OperatorComponent {
    */
   public WebhookServer(InetSocketAddress address, WebhookCertificates certificates,
       Map<String, AdmissionHandler> handlers, KubernetesSerialization serialization, BooleanSupplier cachesSynced) {
+    this(address, certificates, handlers, serialization, cachesSynced, TlsOptions.DEFAULTS);
+  }
+
+  /** As above, with the TLS settings of the Configuration's {@code tls} section. */
+  public WebhookServer(InetSocketAddress address, WebhookCertificates certificates,
+      Map<String, AdmissionHandler> handlers, KubernetesSerialization serialization, BooleanSupplier cachesSynced,
+      TlsOptions tlsOptions) {
+    this.tlsOptions = Objects.requireNonNull(tlsOptions, "tlsOptions");
     this.address = Objects.requireNonNull(address, "address");
     this.certificates = Objects.requireNonNull(certificates, "certificates");
     this.handlers = Map.copyOf(handlers);
@@ -112,7 +123,8 @@ public final class WebhookServer implements OperatorComponent {
         new InetSocketAddress(context.config().bindAddress(), context.config().webhook().port()),
         WebhookCertificates.forConfig(context.config(), context.client(), clock),
         WebhookPaths.handlers(context.runner(), context.runtimes(), context.cluster(), clock, serialization),
-        serialization, context.cluster() instanceof CacheObjectLookup cache ? cache::isSynced : () -> true);
+        serialization, context.cluster() instanceof CacheObjectLookup cache ? cache::isSynced : () -> true,
+        context.config().tls());
     context.readiness().register(READINESS_CHECK, server::isServing);
     return server;
   }
@@ -145,7 +157,7 @@ public final class WebhookServer implements OperatorComponent {
       @Override
       public void configure(HttpsParameters parameters) {
         SSLParameters ssl = tls.getDefaultSSLParameters();
-        ssl.setProtocols(new String[] {"TLSv1.3", "TLSv1.2"});
+        tlsOptions.configure(ssl);
         ssl.setNeedClientAuth(false);
         parameters.setSSLParameters(ssl);
       }

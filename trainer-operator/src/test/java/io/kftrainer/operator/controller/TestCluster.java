@@ -105,9 +105,15 @@ public final class TestCluster implements AutoCloseable {
   }
 
   public TrainerOperator startOperator(OperatorConfig config, Consumer<TrainerOperator.Builder> options) {
-    KubernetesClient client = KubernetesClients.create(server.config(), config);
+    return startOperator(config, new SimpleMeterRegistry(), options);
+  }
+
+  /** As above, with metrics in {@code registry}, the client's requests counted too (as {@code run} wires them). */
+  public TrainerOperator startOperator(OperatorConfig config, MeterRegistry registry,
+      Consumer<TrainerOperator.Builder> options) {
+    KubernetesClient client = KubernetesClients.create(server.config(), config, registry);
     clients.add(client);
-    TrainerOperator.Builder builder = TrainerOperator.builder(config, client).meterRegistry(new SimpleMeterRegistry());
+    TrainerOperator.Builder builder = TrainerOperator.builder(config, client).meterRegistry(registry);
     options.accept(builder);
     TrainerOperator operator = builder.build();
     operators.add(operator);

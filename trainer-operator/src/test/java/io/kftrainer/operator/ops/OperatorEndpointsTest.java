@@ -12,6 +12,7 @@ import io.kftrainer.api.v1alpha1.TrainJob;
 import io.kftrainer.api.v1alpha1.TrainingRuntime;
 import io.kftrainer.operator.app.OperatorConfig;
 import io.kftrainer.operator.app.TrainerOperator;
+import io.kftrainer.operator.cert.CaBundleTrust;
 import io.kftrainer.operator.cert.WebhookConfigurations;
 import io.kftrainer.operator.controller.TestCluster;
 import io.kftrainer.operator.webhook.ApiServerWebhooks;
@@ -41,6 +42,7 @@ class OperatorEndpointsTest {
   private static final HttpClient HTTP = HttpClient.newHttpClient();
   private static final AtomicReference<OpsServer> OPS = new AtomicReference<>();
   private static final AtomicReference<WebhookServer> WEBHOOK = new AtomicReference<>();
+  private static final AtomicReference<MetricsServer> METRICS = new AtomicReference<>();
 
   private static TestCluster cluster;
   private static TrainerOperator operator;
@@ -51,11 +53,13 @@ class OperatorEndpointsTest {
     WebhookConfigurations.install(cluster.client());
     OperatorConfig config = TestCluster.config(pluginsDir)
         .withPorts(0, 0)
+        .withBindAddress(OperatorConfig.LOOPBACK_ADDRESS)
         .withWebhook(new OperatorConfig.Webhook(0, Optional.empty(), SECRET, SERVICE));
-    operator = cluster.startOperator(config, builder -> builder
-        .meterRegistry(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT))
+    operator = cluster.startOperator(config, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), builder -> builder
         .component(context -> keep(OPS, (OpsServer) OpsServer.factory().create(context)))
-        .component(context -> keep(WEBHOOK, (WebhookServer) WebhookServer.factory().create(context))));
+        .component(context -> keep(WEBHOOK, (WebhookServer) WebhookServer.factory().create(context)))
+        .component(context -> keep(METRICS, (MetricsServer) MetricsServer.factory(
+            () -> WEBHOOK.get().certificates().keyManager().serverContext()).create(context))));
     ApiServerWebhooks.register(cluster.server(), WEBHOOK.get().port());
   }
 
@@ -76,17 +80,34 @@ class OperatorEndpointsTest {
   }
 
   @Test
-  void metricsHoldTheReconcileCountersTheTrainJobGaugeAndJvmMetrics() throws Exception {
+  void metricsOverHttpsWithTheWebhookCertificateHoldUpstreamsNamesJosdksTheTrainJobGaugeAndJvmMetrics()
+      throws Exception {
     String ns = "metrics";
     cluster.createRuntimes(ns);
     cluster.createTrainJob(ns, "counted", tj -> {
     });
     cluster.awaitJobSet(ns, "counted");
 
-    String metrics = get("/metrics").body();
+    HttpClient https = HttpClient.newBuilder().sslContext(CaBundleTrust.sslContext(
+        WebhookConfigurations.caBundles(cluster.client()).get(0), WebhookConfigurations.SERVICE_HOST)).build();
+    String metrics = await().atMost(TestCluster.TIMEOUT).until(() -> https.send(HttpRequest.newBuilder(
+            URI.create("https://127.0.0.1:" + METRICS.get().port() + "/metrics")).build(),
+        HttpResponse.BodyHandlers.ofString()).body(), body -> body.contains("result=\"success\""));
 
     assertThat(metrics).contains("operator_sdk_reconciliations_started_total",
         "trainer_trainjobs{condition=\"Created\"}", "jvm_memory_used_bytes");
+    assertThat(metrics)
+        .containsPattern("controller_runtime_reconcile_total\\{controller=\"trainjob\",result=\"success\"} [1-9]")
+        .contains("# TYPE controller_runtime_reconcile_errors_total counter",
+            "controller_runtime_reconcile_time_seconds_bucket{controller=\"trainjob\",le=\"0.005\"}",
+            "controller_runtime_active_workers{controller=\"trainjob\"}",
+            "controller_runtime_max_concurrent_reconciles{controller=\"trainjob\"}",
+            "controller_runtime_reconcile_total{controller=\"trainingruntime\",result=\"success\"}",
+            "workqueue_depth{controller=\"trainjob\",name=\"trainjob\"}",
+            "workqueue_queue_duration_seconds_bucket{controller=\"trainjob\",name=\"trainjob\",le=\"1.0E-8\"}")
+        .containsPattern("workqueue_adds_total\\{controller=\"trainjob\",name=\"trainjob\"} [1-9]")
+        .containsPattern("rest_client_requests_total\\{code=\"200\",host=\"[^\"]+\",method=\"GET\"} [1-9]")
+        .containsPattern("rest_client_requests_total\\{code=\"201\",host=\"[^\"]+\",method=\"POST\"} [1-9]");
   }
 
   @Test

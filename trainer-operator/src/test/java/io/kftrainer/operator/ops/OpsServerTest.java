@@ -4,12 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kftrainer.operator.app.Readiness;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.net.ConnectException;
-import java.net.ServerSocket;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -18,12 +15,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The health, readiness and metrics endpoints over plain HTTP. */
+/** The liveness and readiness probes over plain HTTP. */
 class OpsServerTest {
 
   private final HttpClient http = HttpClient.newHttpClient();
   private final Readiness readiness = new Readiness();
-  private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private OpsServer server;
 
   @AfterEach
@@ -39,7 +35,7 @@ class OpsServerTest {
     AtomicBoolean serving = new AtomicBoolean();
     readiness.register("controller", synced::get);
     readiness.register("webhook", serving::get);
-    server = start(0, 0);
+    server = start();
 
     assertResponse(get(server.healthPort(), "/readyz"), 503, "not ready: controller, webhook\n");
     synced.set(true);
@@ -52,14 +48,14 @@ class OpsServerTest {
 
   @Test
   void withoutAnyCheckTheProcessIsNotReady() throws Exception {
-    server = start(0, 0);
+    server = start();
 
     assertResponse(get(server.healthPort(), "/readyz"), 503, "not ready: nothing has reported readiness yet\n");
   }
 
   @Test
   void livenessIs200UntilStopped() throws Exception {
-    server = start(0, 0);
+    server = start();
     int port = server.healthPort();
 
     assertResponse(get(port, "/healthz"), 200, "ok\n");
@@ -69,45 +65,20 @@ class OpsServerTest {
   }
 
   @Test
-  void metricsArePrometheusTextWithJvmMetrics() throws Exception {
-    server = start(0, 0);
-
-    HttpResponse<String> response = get(server.metricsPort(), "/metrics");
-
-    assertThat(response.statusCode()).isEqualTo(200);
-    assertThat(response.headers().firstValue("Content-Type")).contains("text/plain; version=0.0.4; charset=utf-8");
-    assertThat(response.body()).contains("# TYPE jvm_memory_used_bytes gauge", "jvm_threads_live_threads",
-        "jvm_classes_loaded_classes", "process_uptime_seconds", "system_cpu_count");
-  }
-
-  @Test
-  void openMetricsIsServedWhenAskedFor() throws Exception {
-    server = start(0, 0);
-
-    HttpResponse<String> response = http.send(HttpRequest.newBuilder(uri(server.metricsPort(), "/metrics"))
-        .header("Accept", "application/openmetrics-text; version=1.0.0").build(), HttpResponse.BodyHandlers.ofString());
-
-    assertThat(response.headers().firstValue("Content-Type"))
-        .contains("application/openmetrics-text; version=1.0.0; charset=utf-8");
-    assertThat(response.body()).endsWith("# EOF\n");
-  }
-
-  @Test
-  void differentPortsServeHealthAndMetricsApart() throws Exception {
+  void theConfigurationNamesTheProbePaths() throws Exception {
     readiness.register("all", () -> true);
-    server = start(0, freePort());
+    server = new OpsServer(new InetSocketAddress("127.0.0.1", 0), "/alive", "/ready", readiness);
+    server.start();
 
-    assertThat(server.metricsPort()).isNotEqualTo(server.healthPort());
-    assertResponse(get(server.healthPort(), "/healthz"), 200, "ok\n");
-    assertResponse(get(server.healthPort(), "/readyz"), 200, "ok\n");
+    assertResponse(get(server.healthPort(), "/alive"), 200, "ok\n");
+    assertResponse(get(server.healthPort(), "/ready"), 200, "ok\n");
+    assertThat(get(server.healthPort(), "/healthz").statusCode()).isEqualTo(404);
     assertThat(get(server.healthPort(), "/metrics").statusCode()).isEqualTo(404);
-    assertThat(get(server.metricsPort(), "/metrics").statusCode()).isEqualTo(200);
-    assertThat(get(server.metricsPort(), "/healthz").statusCode()).isEqualTo(404);
   }
 
   @Test
   void onlyGetIsAllowed() throws Exception {
-    server = start(0, 0);
+    server = start();
 
     HttpResponse<String> response = http.send(HttpRequest.newBuilder(uri(server.healthPort(), "/healthz"))
         .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
@@ -115,16 +86,8 @@ class OpsServerTest {
     assertThat(response.statusCode()).isEqualTo(405);
   }
 
-  @Test
-  void aRegistryThatIsNotPrometheusHasNoMetricsEndpoint() throws Exception {
-    server = new OpsServer("127.0.0.1", 0, 0, readiness, new SimpleMeterRegistry());
-    server.start();
-
-    assertThat(get(server.metricsPort(), "/metrics").statusCode()).isEqualTo(404);
-  }
-
-  private OpsServer start(int healthPort, int metricsPort) throws IOException {
-    OpsServer started = new OpsServer("127.0.0.1", healthPort, metricsPort, readiness, registry);
+  private OpsServer start() throws IOException {
+    OpsServer started = new OpsServer(new InetSocketAddress("127.0.0.1", 0), readiness);
     started.start();
     return started;
   }
@@ -140,11 +103,5 @@ class OpsServerTest {
   private static void assertResponse(HttpResponse<String> response, int status, String body) {
     assertThat(response.statusCode()).isEqualTo(status);
     assertThat(response.body()).isEqualTo(body);
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
   }
 }
