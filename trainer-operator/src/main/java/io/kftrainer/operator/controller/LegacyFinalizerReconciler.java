@@ -41,16 +41,27 @@ public abstract class LegacyFinalizerReconciler<R extends HasMetadata> implement
     this.client = Objects.requireNonNull(client, "client");
   }
 
-  /** The TrainingRuntime controller (a subclass, so that JOSDK finds the reconciled type). */
+  /** The TrainingRuntime controller. */
   public static LegacyFinalizerReconciler<TrainingRuntime> trainingRuntimes(KubernetesClient client) {
-    return new LegacyFinalizerReconciler<TrainingRuntime>(client) {
-    };
+    return new TrainingRuntimes(client);
   }
 
   /** The ClusterTrainingRuntime controller. */
   public static LegacyFinalizerReconciler<ClusterTrainingRuntime> clusterTrainingRuntimes(KubernetesClient client) {
-    return new LegacyFinalizerReconciler<ClusterTrainingRuntime>(client) {
-    };
+    return new ClusterTrainingRuntimes(client);
+  }
+
+  /** A named subclass per kind: JOSDK reads the reconciled type from it, and registers it by its class name. */
+  static final class TrainingRuntimes extends LegacyFinalizerReconciler<TrainingRuntime> {
+    TrainingRuntimes(KubernetesClient client) {
+      super(client);
+    }
+  }
+
+  static final class ClusterTrainingRuntimes extends LegacyFinalizerReconciler<ClusterTrainingRuntime> {
+    ClusterTrainingRuntimes(KubernetesClient client) {
+      super(client);
+    }
   }
 
   /**
@@ -63,7 +74,7 @@ public abstract class LegacyFinalizerReconciler<R extends HasMetadata> implement
         .withGenerationAware(false)
         .withTriggerReconcilerOnAllEvents(true)
         .withOnAddFilter(LegacyFinalizerReconciler::isMarked)
-        .withOnUpdateFilter((before, after) -> isMarked(after))
+        .withOnUpdateFilter((updated, previous) -> isMarked(updated))
         .withGenericFilter(LegacyFinalizerReconciler::isMarked)
         .withItemStore(CompactObjects.itemStore());
   }

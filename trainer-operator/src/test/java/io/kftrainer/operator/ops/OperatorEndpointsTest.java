@@ -23,7 +23,9 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
@@ -88,8 +90,10 @@ class OperatorEndpointsTest {
     });
     cluster.awaitJobSet(ns, "counted");
 
-    HttpClient https = HttpClient.newBuilder().sslContext(CaBundleTrust.sslContext(
-        WebhookConfigurations.caBundles(cluster.client()).get(0), WebhookConfigurations.SERVICE_HOST)).build();
+    String caBundle = Base64.getEncoder().encodeToString(WebhookConfigurations.caBundles(cluster.client()).get(0)
+        .getBytes(StandardCharsets.US_ASCII));
+    HttpClient https = HttpClient.newBuilder().sslContext(CaBundleTrust.sslContext(caBundle,
+        WebhookConfigurations.SERVICE_HOST)).build();
     String metrics = await().atMost(TestCluster.TIMEOUT).until(() -> https.send(HttpRequest.newBuilder(
             URI.create("https://127.0.0.1:" + METRICS.get().port() + "/metrics")).build(),
         HttpResponse.BodyHandlers.ofString()).body(), body -> body.contains("result=\"success\""));
