@@ -36,40 +36,42 @@ public final class LogOptions {
           + "context fields, as upstream's manager) (default: ${DEFAULT-VALUE}).")
   private String encoder;
 
+  /** What the options ask for: the root level, the operator's own level, and whether to write JSON. */
+  record Settings(Level root, Level operator, boolean json) {
+  }
+
   /**
    * Applies the options to the process's logging.
    *
    * @throws ParameterException (a usage error) for a value that is not one of the above
    */
   public void apply() {
+    Settings settings = settings();
+    Logging.setLevel(settings.root());
+    Logging.setLevel(OPERATOR_LOGGERS, settings.operator());
+    if (settings.json()) {
+      Logging.useJson();
+    }
+  }
+
+  Settings settings() {
     boolean json = switch (encoder.toLowerCase(Locale.ROOT)) {
       case "json" -> true;
       case "console" -> false;
       default -> throw new ParameterException(spec.commandLine(), "Invalid value for option '--zap-encoder': \""
           + encoder + "\" (expected console or json)");
     };
-    Level root = Level.INFO;
-    Level operator = Level.INFO;
-    switch (level.toLowerCase(Locale.ROOT)) {
-      case "info" -> {
-      }
-      case "error", "panic" -> {
-        root = Level.ERROR;
-        operator = Level.ERROR;
-      }
-      case "debug" -> operator = Level.DEBUG;
+    return switch (level.toLowerCase(Locale.ROOT)) {
+      case "info" -> new Settings(Level.INFO, Level.INFO, json);
+      case "error", "panic" -> new Settings(Level.ERROR, Level.ERROR, json);
+      case "debug" -> new Settings(Level.INFO, Level.DEBUG, json);
       default -> {
         if (!level.matches("[1-9][0-9]*")) {
-          throw new ParameterException(spec.commandLine(), "Invalid value for option '--zap-log-level': \"" + level
-              + "\" (expected info, error, panic, debug or an integer > 0)");
+          throw new ParameterException(spec.commandLine(), "Invalid value for option '--zap-log-level': \""
+              + level + "\" (expected info, error, panic, debug or an integer > 0)");
         }
-        operator = Level.DEBUG;
+        yield new Settings(Level.INFO, Level.DEBUG, json);
       }
-    }
-    Logging.setLevel(root);
-    Logging.setLevel(OPERATOR_LOGGERS, operator);
-    if (json) {
-      Logging.useJson();
-    }
+    };
   }
 }

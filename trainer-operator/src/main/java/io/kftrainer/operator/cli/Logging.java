@@ -36,9 +36,12 @@ public final class Logging {
    * {@link LogConfigurator} changes: a logback configuration of one's own keeps its encoders.
    */
   public static void useJson() {
-    if (!(LoggerFactory.getILoggerFactory() instanceof LoggerContext context)) {
-      return;
+    if (LoggerFactory.getILoggerFactory() instanceof LoggerContext context) {
+      useJson(context);
     }
+  }
+
+  static void useJson(LoggerContext context) {
     Appender<ILoggingEvent> appender = context.getLogger(Logger.ROOT_LOGGER_NAME).getAppender(
         LogConfigurator.APPENDER);
     if (appender instanceof ConsoleAppender<ILoggingEvent> console) {

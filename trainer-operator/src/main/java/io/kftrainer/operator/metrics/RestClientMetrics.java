@@ -17,6 +17,9 @@ import java.util.Objects;
  * client (watches included), {@code code} the status code ({@code <error>} when no response came: the connection
  * failed), {@code method} the HTTP method, {@code host} the API server's {@code host:port}. A fabric8 interceptor,
  * registered on the client beside the rate limiter.
+ *
+ * <p>fabric8 tells interceptors of a connection failure only when it is going to retry the request, so the last
+ * failed attempt of a request that exhausts its retries is not counted (client-go counts every attempt).
  */
 public final class RestClientMetrics implements Interceptor {
 
