@@ -432,7 +432,13 @@ public class ManifestsTest {
             assertThat(rule.getResourceNames()).as(described).doesNotContain("*");
             assertThat(rule.getNonResourceURLs()).as(described).isNullOrEmpty();
             assertThat(rule.getApiGroups()).as(described)
-                    .doesNotContain("rbac.authorization.k8s.io", "authentication.k8s.io", "certificates.k8s.io");
+                    .doesNotContain("rbac.authorization.k8s.io", "certificates.k8s.io");
+            if (rule.getApiGroups().contains("authentication.k8s.io")) {
+                // metrics.auth asks who a token belongs to; no TokenRequest (minting tokens) or anything else
+                assertThat(rule.getApiGroups()).as(described).containsExactly("authentication.k8s.io");
+                assertThat(rule.getResources()).as(described).containsExactly("tokenreviews");
+                assertThat(rule.getVerbs()).as(described).containsExactly("create");
+            }
         }
     }
 

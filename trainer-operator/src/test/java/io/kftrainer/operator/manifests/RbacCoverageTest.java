@@ -8,10 +8,14 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
+import io.fabric8.kubernetes.api.model.authentication.TokenReview;
+import io.fabric8.kubernetes.api.model.authorization.v1.SubjectAccessReview;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfiguration;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.kftrainer.api.jobset.v1alpha2.JobSet;
+import io.kftrainer.api.v1alpha1.ClusterTrainingRuntime;
 import io.kftrainer.api.v1alpha1.TrainJob;
+import io.kftrainer.api.v1alpha1.TrainingRuntime;
 import io.kftrainer.framework.model.RuntimeSource;
 import io.kftrainer.framework.runner.PhaseRunner;
 import io.kftrainer.framework.spi.ObjectLookup;
@@ -121,6 +125,11 @@ class RbacCoverageTest {
       requests.add(Request.of(verb, MutatingWebhookConfiguration.class, null,
           CaBundleInjector.MUTATING_CONFIGURATION, "caBundle"));
     }
+    requests.add(Request.of("patch", TrainingRuntime.class, USER_NAMESPACE, "torch", "legacy finalizer removal"));
+    requests.add(Request.of("patch", ClusterTrainingRuntime.class, null, "torch-distributed",
+        "legacy finalizer removal"));
+    requests.add(Request.of("create", TokenReview.class, null, null, "metrics.auth: the scraper's token"));
+    requests.add(Request.of("create", SubjectAccessReview.class, null, null, "metrics.auth: get on /metrics"));
     return new LinkedHashSet<>(requests).stream();
   }
 
