@@ -243,6 +243,8 @@ public final class LocalMode implements AutoCloseable {
             defaults.webhook().serviceName()))
         .withPorts(0, 0)
         .withBindAddress(OperatorConfig.LOOPBACK_ADDRESS)
+        // on this machine only: Prometheus text over plain HTTP, as curl reads it
+        .withMetrics(OperatorConfig.Metrics.plainHttp(OperatorConfig.LOOPBACK_ADDRESS))
         // the API server is in this process and serves no one else: no client-side rate limit to protect it
         .withKubeApi(0, defaults.kubeApiBurst()));
   }

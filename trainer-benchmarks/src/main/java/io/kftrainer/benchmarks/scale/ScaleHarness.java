@@ -127,7 +127,11 @@ public final class ScaleHarness {
     config.setMaxConcurrentRequests(128);
     config.setMaxConcurrentRequestsPerHost(128);
     client = new KubernetesClientBuilder().withConfig(config).build();
-    List<String> args = new ArrayList<>(List.of("run", "--kubeconfig", kubeconfig.toString(), "--webhook-port",
+    // the harness scrapes its own operator on loopback: plain HTTP, as upstream's metrics.secureServing: false
+    Path operatorConfig = Files.writeString(workDir.resolve("config.yaml"),
+        "apiVersion: config.trainer.kubeflow.org/v1alpha1\nkind: Configuration\nmetrics: {secureServing: false}\n");
+    List<String> args = new ArrayList<>(List.of("run", "--config", operatorConfig.toString(), "--kubeconfig",
+        kubeconfig.toString(), "--webhook-port",
         Integer.toString(webhookPort), "--health-port", Integer.toString(healthPort), "--metrics-port",
         Integer.toString(metricsPort), "--bind-address", "127.0.0.1", "--leader-elect=false"));
     args.addAll(operatorArgs);
