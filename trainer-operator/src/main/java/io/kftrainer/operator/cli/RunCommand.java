@@ -158,6 +158,7 @@ public final class RunCommand implements Callable<Integer> {
     FeatureGates gates = FeatureGates.defaults();
     if (configFile != null) {
       Configuration file = ConfigurationLoader.load(configFile);
+      LOG.info("Read the configuration {}", configFile);
       ConfigurationValidation.warnings(file).forEach(warning -> LOG.warn("{}: {}", configFile, warning));
       config = ConfigurationMapping.apply(file, config);
       gates = gates.with(file.featureGates());
@@ -172,6 +173,7 @@ public final class RunCommand implements Callable<Integer> {
     config = commandLine(config);
     config = config.withStatusServer(gates.enabled(FeatureGates.TRAIN_JOB_STATUS), config.statusServerPort(),
         config.statusServerQps(), config.statusServerBurst());
+    LOG.info("Feature gates: {}", gates);
     gates.enabledPreRelease().forEach(gate -> LOG.warn("Feature gate {} is on: it is not GA and may change or go "
         + "away in a future release", gate));
     return behaviour.applyTo(config);
