@@ -24,6 +24,7 @@ import io.kftrainer.operator.cert.RotationPolicy;
 import io.kftrainer.operator.cert.StoredCertificates;
 import io.kftrainer.operator.cert.TestingClock;
 import io.kftrainer.operator.cert.WebhookConfigurations;
+import io.kftrainer.operator.config.TlsOptions;
 import io.kftrainer.operator.plugins.OperatorPlugins;
 import io.kftrainer.operator.runtime.RuntimeCatalog;
 import io.kftrainer.testkit.Fixtures;
@@ -47,6 +48,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -167,6 +169,28 @@ class WebhookServerTest {
         }))));
 
     assertThat(response.sslSession().orElseThrow().getProtocol()).isEqualTo("TLSv1.2");
+  }
+
+  @Test
+  void theTlsOptionsOfTheConfigurationApplyToTheWebhooks() throws Exception {
+    WebhookServer tls13 = server(apiServer, new TestingClock(START), () -> true,
+        new TlsOptions(Optional.of("1.3"), List.of(), List.of()));
+    tls13.start();
+    try {
+      SSLParameters tls12 = new SSLParameters();
+      tls12.setProtocols(new String[] {"TLSv1.2"});
+      HttpClient tls12Client = HttpClient.newBuilder()
+          .sslContext(CaBundleTrust.sslContext(base64(publishedCaBundle()), SERVICE_HOST)).sslParameters(tls12).build();
+      String review = TestingAdmission.review(TestingAdmission.create(trainJob(tj -> {
+      })));
+
+      assertThatThrownBy(() -> post(tls12Client, tls13.port(), WebhookPaths.VALIDATE_TRAINJOB, review))
+          .isInstanceOf(SSLHandshakeException.class);
+      assertThat(post(client(publishedCaBundle(), SERVICE_HOST), tls13.port(), WebhookPaths.VALIDATE_TRAINJOB, review)
+          .sslSession().orElseThrow().getProtocol()).isEqualTo("TLSv1.3");
+    } finally {
+      tls13.stop();
+    }
   }
 
   @Test
@@ -302,13 +326,18 @@ class WebhookServerTest {
   }
 
   private static WebhookServer server(EmbeddedApiServer apiServer, TestingClock clock, BooleanSupplier cachesSynced) {
+    return server(apiServer, clock, cachesSynced, TlsOptions.DEFAULTS);
+  }
+
+  private static WebhookServer server(EmbeddedApiServer apiServer, TestingClock clock, BooleanSupplier cachesSynced,
+      TlsOptions tls) {
     RuntimeCatalog runtimes = new RuntimeCatalog(List.of(clusterRuntimeSource()));
     GeneratedCertificates certificates = new GeneratedCertificates(apiServer.newClient(), NAMESPACE, SECRET, SERVICE,
         clock, new RotationPolicy(), Duration.ofHours(1));
     return new WebhookServer(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), certificates,
         WebhookPaths.handlers(OperatorPlugins.load(Path.of("target/no-plugins")).runner(), runtimes,
             ObjectLookup.empty(), clock, TestingAdmission.SERIALIZATION),
-        TestingAdmission.SERIALIZATION, cachesSynced);
+        TestingAdmission.SERIALIZATION, cachesSynced, tls);
   }
 
   private static X509Certificate presented(String caBundle, int port) throws Exception {
