@@ -2,6 +2,7 @@ package io.kftrainer.operator.ops;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
+import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -50,8 +51,37 @@ final class HttpEndpoints {
     }
   }
 
+  /** A started server and its threads, stopped together. */
+  static final class Listener {
+    private final HttpServer server;
+    private final ExecutorService executor;
+
+    private Listener(HttpServer server, ExecutorService executor) {
+      this.server = server;
+      this.executor = executor;
+    }
+
+    /** Starts {@code server} (its contexts created) on two daemon threads named {@code <prefix>-<n>}. */
+    static Listener start(HttpServer server, String threadPrefix) {
+      ExecutorService executor = executor(threadPrefix, 2);
+      server.setExecutor(executor);
+      server.start();
+      return new Listener(server, executor);
+    }
+
+    /** The port listened on (the chosen one when asked for port 0). */
+    int port() {
+      return server.getAddress().getPort();
+    }
+
+    void stop() {
+      server.stop(0);
+      executor.shutdownNow();
+    }
+  }
+
   /** A small pool of daemon threads named {@code <prefix>-<n>}: probes and scrapes are rare and short. */
-  static ExecutorService executor(String prefix, int threads) {
+  private static ExecutorService executor(String prefix, int threads) {
     AtomicInteger count = new AtomicInteger();
     return Executors.newFixedThreadPool(threads, runnable -> {
       Thread thread = new Thread(runnable, prefix + "-" + count.incrementAndGet());

@@ -25,7 +25,6 @@ import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
 import java.util.function.Supplier;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
@@ -70,8 +69,7 @@ public final class MetricsServer implements OperatorComponent {
   private final Optional<DelegatingAuth> auth;
   private final MeterRegistry registry;
   private final Optional<PrometheusMeterRegistry> prometheus;
-  private HttpServer server;
-  private ExecutorService executor;
+  private HttpEndpoints.Listener listener;
   private JvmGcMetrics gcMetrics;
 
   /**
@@ -122,20 +120,13 @@ public final class MetricsServer implements OperatorComponent {
 
   @Override
   public synchronized void start() throws IOException {
-    if (executor != null) {
+    if (listener != null) {
       throw new IllegalStateException("already started");
     }
+    HttpServer server = tls.isPresent() ? https(tls.get().get()) : HttpServer.create(address, 0);
+    server.createContext(METRICS, HttpEndpoints.get(this::metrics));
     bindJvmMetrics();
-    executor = HttpEndpoints.executor("metrics-http", 2);
-    try {
-      server = tls.isPresent() ? https(tls.get().get()) : HttpServer.create(address, 0);
-      server.setExecutor(executor);
-      server.createContext(METRICS, HttpEndpoints.get(this::metrics));
-      server.start();
-    } catch (IOException | RuntimeException e) {
-      stop();
-      throw e;
-    }
+    listener = HttpEndpoints.Listener.start(server, "metrics-http");
     LOG.info("Serving {} on port {} over {}{}", METRICS, port(), tls.isPresent() ? "HTTPS" : "HTTP",
         auth.isPresent() ? ", for users allowed get on " + METRICS : "");
   }
@@ -156,13 +147,9 @@ public final class MetricsServer implements OperatorComponent {
 
   @Override
   public synchronized void stop() {
-    if (server != null) {
-      server.stop(0);
-      server = null;
-    }
-    if (executor != null) {
-      executor.shutdownNow();
-      executor = null;
+    if (listener != null) {
+      listener.stop();
+      listener = null;
     }
     if (gcMetrics != null) {
       gcMetrics.close();
@@ -172,10 +159,10 @@ public final class MetricsServer implements OperatorComponent {
 
   /** The port listened on (the chosen one when asked for port 0). */
   public synchronized int port() {
-    if (server == null) {
+    if (listener == null) {
       throw new IllegalStateException("not started");
     }
-    return server.getAddress().getPort();
+    return listener.port();
   }
 
   private void bindJvmMetrics() {

@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.ExecutorService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,8 +45,7 @@ public final class OpsServer implements OperatorComponent {
   private final String livenessPath;
   private final String readinessPath;
   private final Readiness readiness;
-  private HttpServer server;
-  private ExecutorService executor;
+  private HttpEndpoints.Listener listener;
   private volatile boolean alive;
 
   /** Probes on {@value #HEALTHZ} and {@value #READYZ}. */
@@ -84,43 +82,32 @@ public final class OpsServer implements OperatorComponent {
 
   @Override
   public synchronized void start() throws IOException {
-    if (executor != null) {
+    if (listener != null) {
       throw new IllegalStateException("already started");
     }
-    executor = HttpEndpoints.executor("health-http", 2);
-    try {
-      server = HttpServer.create(address, 0);
-      server.setExecutor(executor);
-      server.createContext(livenessPath, HttpEndpoints.get(this::healthz));
-      server.createContext(readinessPath, HttpEndpoints.get(this::readyz));
-      alive = true;
-      server.start();
-    } catch (IOException | RuntimeException e) {
-      stop();
-      throw e;
-    }
+    HttpServer server = HttpServer.create(address, 0);
+    server.createContext(livenessPath, HttpEndpoints.get(this::healthz));
+    server.createContext(readinessPath, HttpEndpoints.get(this::readyz));
+    alive = true;
+    listener = HttpEndpoints.Listener.start(server, "health-http");
     LOG.info("Serving {} and {} on port {}", livenessPath, readinessPath, healthPort());
   }
 
   @Override
   public synchronized void stop() {
     alive = false;
-    if (server != null) {
-      server.stop(0);
-      server = null;
-    }
-    if (executor != null) {
-      executor.shutdownNow();
-      executor = null;
+    if (listener != null) {
+      listener.stop();
+      listener = null;
     }
   }
 
   /** The port of the probes (the chosen one when asked for port 0). */
   public synchronized int healthPort() {
-    if (server == null) {
+    if (listener == null) {
       throw new IllegalStateException("not started");
     }
-    return server.getAddress().getPort();
+    return listener.port();
   }
 
   private HttpEndpoints.Response healthz(HttpExchange exchange) {
