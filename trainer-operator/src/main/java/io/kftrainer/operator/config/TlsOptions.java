@@ -1,5 +1,7 @@
 package io.kftrainer.operator.config;
 
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsParameters;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -76,6 +78,22 @@ public record TlsOptions(Optional<String> minVersion, List<String> cipherSuites,
       parameters.setCipherSuites(suites.toArray(String[]::new));
     }
     parameters.setApplicationProtocols(new String[] {HTTP_1_1});
+  }
+
+  /**
+   * The JDK HTTPS server's configurator for a server with these options: {@link #configure} on each handshake's
+   * parameters, no client certificate asked. Every HTTPS server of the operator uses it.
+   */
+  public HttpsConfigurator httpsConfigurator(SSLContext context) {
+    return new HttpsConfigurator(context) {
+      @Override
+      public void configure(HttpsParameters parameters) {
+        SSLParameters ssl = context.getDefaultSSLParameters();
+        TlsOptions.this.configure(ssl);
+        ssl.setNeedClientAuth(false);
+        parameters.setSSLParameters(ssl);
+      }
+    };
   }
 
   /** The JSSE name of a suite named as in Go. */

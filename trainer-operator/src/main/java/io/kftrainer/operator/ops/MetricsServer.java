@@ -2,8 +2,6 @@ package io.kftrainer.operator.ops;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import com.sun.net.httpserver.HttpsConfigurator;
-import com.sun.net.httpserver.HttpsParameters;
 import com.sun.net.httpserver.HttpsServer;
 import io.kftrainer.operator.app.HttpServerNoDelay;
 import io.kftrainer.operator.app.OperatorComponent;
@@ -27,7 +25,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLParameters;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -133,15 +130,7 @@ public final class MetricsServer implements OperatorComponent {
 
   private HttpsServer https(SSLContext context) throws IOException {
     HttpsServer https = HttpsServer.create(address, 0);
-    https.setHttpsConfigurator(new HttpsConfigurator(context) {
-      @Override
-      public void configure(HttpsParameters parameters) {
-        SSLParameters ssl = context.getDefaultSSLParameters();
-        tlsOptions.configure(ssl);
-        ssl.setNeedClientAuth(false);
-        parameters.setSSLParameters(ssl);
-      }
-    });
+    https.setHttpsConfigurator(tlsOptions.httpsConfigurator(context));
     return https;
   }
 

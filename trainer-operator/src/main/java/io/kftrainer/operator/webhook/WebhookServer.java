@@ -1,8 +1,6 @@
 package io.kftrainer.operator.webhook;
 
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpsConfigurator;
-import com.sun.net.httpserver.HttpsParameters;
 import com.sun.net.httpserver.HttpsServer;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.kftrainer.operator.app.HttpServerNoDelay;
@@ -27,7 +25,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLParameters;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -153,15 +150,7 @@ public final class WebhookServer implements OperatorComponent {
   private void listen() throws IOException {
     SSLContext tls = certificates.keyManager().serverContext();
     HttpsServer https = HttpsServer.create(address, 0);
-    https.setHttpsConfigurator(new HttpsConfigurator(tls) {
-      @Override
-      public void configure(HttpsParameters parameters) {
-        SSLParameters ssl = tls.getDefaultSSLParameters();
-        tlsOptions.configure(ssl);
-        ssl.setNeedClientAuth(false);
-        parameters.setSSLParameters(ssl);
-      }
-    });
+    https.setHttpsConfigurator(tlsOptions.httpsConfigurator(tls));
     handlers.forEach((path, handler) -> https.createContext(path, exchange -> serve(exchange, handler)));
     executor = executor();
     https.setExecutor(executor);
