@@ -215,15 +215,19 @@ class SecretsStaySecretTest {
     }
   }
 
-  /** The operator's health and metrics server, on the port {@code local} logs at INFO. */
+  /** The operator's metrics and health servers, on the ports {@code local} logs at INFO. */
   private void scanOps(Path localLog) throws Exception {
-    Matcher port = Pattern.compile("/metrics on port (\\d+)").matcher(Files.readString(localLog));
-    assertThat(port.find()).as("the ops server's port in " + localLog).isTrue();
+    String log = Files.readString(localLog);
+    Matcher metricsPort = Pattern.compile("/metrics on port (\\d+)").matcher(log);
+    Matcher healthPort = Pattern.compile("/readyz on port (\\d+)").matcher(log);
+    assertThat(metricsPort.find()).as("the metrics server's port in " + localLog).isTrue();
+    assertThat(healthPort.find()).as("the health server's port in " + localLog).isTrue();
     java.net.http.HttpClient http = java.net.http.HttpClient.newBuilder()
         .version(java.net.http.HttpClient.Version.HTTP_1_1).build();
     for (String path : List.of("/metrics", "/readyz", "/healthz")) {
+      String port = "/metrics".equals(path) ? metricsPort.group(1) : healthPort.group(1);
       java.net.http.HttpResponse<String> answer = http.send(java.net.http.HttpRequest.newBuilder(
-          java.net.URI.create("http://127.0.0.1:" + port.group(1) + path)).timeout(Duration.ofSeconds(30)).build(),
+          java.net.URI.create("http://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(30)).build(),
           java.net.http.HttpResponse.BodyHandlers.ofString());
       assertThat(answer.statusCode()).as(path).isEqualTo(200);
       scanner.scan("ops " + path, answer.body());
