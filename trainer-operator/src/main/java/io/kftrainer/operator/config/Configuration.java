@@ -1,6 +1,5 @@
 package io.kftrainer.operator.config;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 import java.util.Map;
 
@@ -12,7 +11,6 @@ import java.util.Map;
  * checks it. The operator never works from this type directly: {@code run} maps it onto its own configuration
  * once, at start-up.
  */
-@JsonInclude(JsonInclude.Include.NON_NULL)
 public record Configuration(String apiVersion, String kind, ControllerWebhook webhook,
     LeaderElectionConfiguration leaderElection, ControllerMetrics metrics, ControllerHealth health,
     ControllerConfigurationSpec controller, CertManagement certManagement, ClientConnection clientConnection,
@@ -43,58 +41,48 @@ public record Configuration(String apiVersion, String kind, ControllerWebhook we
   public static final String TRAINJOB_GROUP_KIND = "TrainJob.trainer.kubeflow.org";
 
   /** {@code webhook}: the admission webhook server. */
-  @JsonInclude(JsonInclude.Include.NON_NULL)
-  public record ControllerWebhook(Integer port, String host) {
+    public record ControllerWebhook(Integer port, String host) {
   }
 
   /**
    * {@code leaderElection}: component-base's {@code LeaderElectionConfiguration}. Durations are Go durations
    * ({@code 15s}); {@code resourceNamespace} empty means the operator's own namespace.
    */
-  @JsonInclude(JsonInclude.Include.NON_NULL)
-  public record LeaderElectionConfiguration(Boolean leaderElect, String leaseDuration, String renewDeadline,
+    public record LeaderElectionConfiguration(Boolean leaderElect, String leaseDuration, String renewDeadline,
       String retryPeriod, String resourceLock, String resourceName, String resourceNamespace) {
   }
 
   /** {@code metrics}: {@code bindAddress} {@code "0"} switches the metrics server off. */
-  @JsonInclude(JsonInclude.Include.NON_NULL)
-  public record ControllerMetrics(String bindAddress, Boolean secureServing, MetricsAuthConfig auth) {
+    public record ControllerMetrics(String bindAddress, Boolean secureServing, MetricsAuthConfig auth) {
   }
 
   /** {@code metrics.auth}: TokenReview and SubjectAccessReview of every scrape. */
-  @JsonInclude(JsonInclude.Include.NON_NULL)
-  public record MetricsAuthConfig(Boolean enabled) {
+    public record MetricsAuthConfig(Boolean enabled) {
   }
 
   /** {@code health}: {@code healthProbeBindAddress} {@code "0"} switches the probe server off. */
-  @JsonInclude(JsonInclude.Include.NON_NULL)
-  public record ControllerHealth(String healthProbeBindAddress, String readinessEndpointName,
+    public record ControllerHealth(String healthProbeBindAddress, String readinessEndpointName,
       String livenessEndpointName) {
   }
 
   /** {@code controller}: reconciles in parallel per controller, keyed {@code Kind.group}. */
-  @JsonInclude(JsonInclude.Include.NON_NULL)
-  public record ControllerConfigurationSpec(Map<String, Integer> groupKindConcurrency) {
+    public record ControllerConfigurationSpec(Map<String, Integer> groupKindConcurrency) {
   }
 
   /** {@code certManagement}: the operator's own CA and webhook certificate, or certificates mounted from outside. */
-  @JsonInclude(JsonInclude.Include.NON_NULL)
-  public record CertManagement(Boolean enable, String webhookServiceName, String webhookSecretName) {
+    public record CertManagement(Boolean enable, String webhookServiceName, String webhookSecretName) {
   }
 
   /** {@code clientConnection}: the client-side rate limit towards the API server. */
-  @JsonInclude(JsonInclude.Include.NON_NULL)
-  public record ClientConnection(Double qps, Integer burst) {
+    public record ClientConnection(Double qps, Integer burst) {
   }
 
   /** {@code statusServer}: the TrainJob status server of KEP-2779 (feature gate {@code TrainJobStatus}). */
-  @JsonInclude(JsonInclude.Include.NON_NULL)
-  public record StatusServer(Integer port, Double qps, Integer burst) {
+    public record StatusServer(Integer port, Double qps, Integer burst) {
   }
 
   /** {@code tls}: every HTTPS server's TLS settings ({@link TlsOptions}). */
-  @JsonInclude(JsonInclude.Include.NON_NULL)
-  public record Tls(String minVersion, List<String> cipherSuites, List<String> nextProtos) {
+    public record Tls(String minVersion, List<String> cipherSuites, List<String> nextProtos) {
   }
 
   /**

@@ -45,29 +45,4 @@ public final class GoDurations {
     Duration duration = Duration.ofNanos(nanos.longValue());
     return text.startsWith("-") ? duration.negated() : duration;
   }
-
-  /** {@code duration} as Go prints it: {@code 15s}, {@code 1m30s}, {@code 1h0m0s}, {@code 250ms}, {@code 0s}. */
-  public static String format(Duration duration) {
-    if (duration.isZero()) {
-      return "0s";
-    }
-    String sign = duration.isNegative() ? "-" : "";
-    Duration d = duration.abs();
-    if (d.compareTo(Duration.ofSeconds(1)) < 0) {
-      long nanos = d.toNanos();
-      if (nanos % 1_000_000 == 0) {
-        return sign + nanos / 1_000_000 + "ms";
-      }
-      return nanos % 1_000 == 0 ? sign + nanos / 1_000 + "µs" : sign + nanos + "ns";
-    }
-    StringBuilder text = new StringBuilder(sign);
-    if (d.toHours() > 0) {
-      text.append(d.toHours()).append('h');
-    }
-    if (d.toHours() > 0 || d.toMinutesPart() > 0) {
-      text.append(d.toMinutesPart()).append('m');
-    }
-    BigDecimal seconds = BigDecimal.valueOf(d.toSecondsPart()).add(BigDecimal.valueOf(d.toNanosPart(), 9));
-    return text.append(seconds.stripTrailingZeros().toPlainString()).append('s').toString();
-  }
 }
