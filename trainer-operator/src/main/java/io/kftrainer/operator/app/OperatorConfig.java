@@ -1,7 +1,7 @@
 package io.kftrainer.operator.app;
 
 import io.kftrainer.framework.runner.StatusConditions;
-import io.kftrainer.operator.config.TlsOptions;
+import io.kftrainer.webhook.TlsOptions;
 import io.kftrainer.operator.plugins.OperatorPlugins;
 import java.nio.file.Path;
 import java.time.Duration;

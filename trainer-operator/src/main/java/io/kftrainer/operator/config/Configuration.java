@@ -81,7 +81,7 @@ public record Configuration(String apiVersion, String kind, ControllerWebhook we
     public record StatusServer(Integer port, Double qps, Integer burst) {
   }
 
-  /** {@code tls}: every HTTPS server's TLS settings ({@link TlsOptions}). */
+  /** {@code tls}: every HTTPS server's TLS settings ({@code io.kftrainer.webhook.TlsOptions}). */
     public record Tls(String minVersion, List<String> cipherSuites, List<String> nextProtos) {
   }
 

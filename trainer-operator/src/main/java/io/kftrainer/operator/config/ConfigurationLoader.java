@@ -11,7 +11,7 @@ import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import io.kftrainer.operator.yaml.FieldErrorText;
+import io.kftrainer.runtime.FieldErrorText;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,6 +2,7 @@ package io.kftrainer.operator.config;
 
 import io.kftrainer.framework.model.FieldError;
 import io.kftrainer.framework.model.FieldPath;
+import io.kftrainer.webhook.TlsOptions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,7 +1,7 @@
 package io.kftrainer.operator.ops;
 
-import static io.kftrainer.operator.cert.WebhookConfigurations.SECRET;
-import static io.kftrainer.operator.cert.WebhookConfigurations.SERVICE;
+import static io.kftrainer.webhook.cert.WebhookConfigurations.SECRET;
+import static io.kftrainer.webhook.cert.WebhookConfigurations.SERVICE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -12,11 +12,11 @@ import io.kftrainer.api.v1alpha1.TrainJob;
 import io.kftrainer.api.v1alpha1.TrainingRuntime;
 import io.kftrainer.operator.app.OperatorConfig;
 import io.kftrainer.operator.app.TrainerOperator;
-import io.kftrainer.operator.cert.CaBundleTrust;
-import io.kftrainer.operator.cert.WebhookConfigurations;
+import io.kftrainer.apiserver.CaBundleTrust;
+import io.kftrainer.webhook.cert.WebhookConfigurations;
 import io.kftrainer.operator.controller.TestCluster;
-import io.kftrainer.operator.webhook.ApiServerWebhooks;
-import io.kftrainer.operator.webhook.WebhookServer;
+import io.kftrainer.webhook.ApiServerWebhooks;
+import io.kftrainer.operator.app.WebhookComponent;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.URI;
@@ -43,7 +43,7 @@ class OperatorEndpointsTest {
 
   private static final HttpClient HTTP = HttpClient.newHttpClient();
   private static final AtomicReference<OpsServer> OPS = new AtomicReference<>();
-  private static final AtomicReference<WebhookServer> WEBHOOK = new AtomicReference<>();
+  private static final AtomicReference<WebhookComponent> WEBHOOK = new AtomicReference<>();
   private static final AtomicReference<MetricsServer> METRICS = new AtomicReference<>();
 
   private static TestCluster cluster;
@@ -59,10 +59,10 @@ class OperatorEndpointsTest {
         .withWebhook(new OperatorConfig.Webhook(0, Optional.empty(), SECRET, SERVICE));
     operator = cluster.startOperator(config, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), builder -> builder
         .component(context -> keep(OPS, (OpsServer) OpsServer.factory().create(context)))
-        .component(context -> keep(WEBHOOK, (WebhookServer) WebhookServer.factory().create(context)))
+        .component(context -> keep(WEBHOOK, (WebhookComponent) WebhookComponent.factory().create(context)))
         .component(context -> keep(METRICS, (MetricsServer) MetricsServer.factory(
-            () -> WEBHOOK.get().certificates().keyManager().serverContext()).create(context))));
-    ApiServerWebhooks.register(cluster.server(), WEBHOOK.get().port());
+            () -> WEBHOOK.get().server().certificates().keyManager().serverContext()).create(context))));
+    ApiServerWebhooks.register(cluster.server(), WEBHOOK.get().server().port());
   }
 
   @AfterAll
