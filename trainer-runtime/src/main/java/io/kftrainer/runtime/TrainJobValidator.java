@@ -6,6 +6,7 @@ import io.kftrainer.framework.model.FieldError;
 import io.kftrainer.framework.model.FieldPath;
 import io.kftrainer.framework.model.RuntimeSource;
 import io.kftrainer.framework.model.ValidationResult;
+import io.kftrainer.framework.runner.MLPolicyPlugins;
 import io.kftrainer.framework.runner.PhaseRunner;
 import io.kftrainer.framework.spi.ObjectLookup;
 import java.util.Map;
@@ -14,8 +15,9 @@ import java.util.Optional;
 /**
  * Validates a TrainJob as upstream's admission webhook does: its runtime must be supported and exist, a
  * deprecated {@code ClusterTrainingRuntime} gives a warning, and then every plugin's {@code CustomValidation}
- * runs. Unsupported and missing runtimes come back as field errors of {@code spec.runtimeRef}, so that callers
- * report every problem the same way. Expects a defaulted TrainJob ({@link TrainJobDefaults}).
+ * runs. Not upstream: the plugin of the runtime's ML policy must be loaded ({@link MLPolicyPlugins}). Unsupported
+ * and missing runtimes come back as field errors of {@code spec.runtimeRef}, so that callers report every problem
+ * the same way. Expects a defaulted TrainJob ({@link TrainJobDefaults}).
  */
 public final class TrainJobValidator {
 
@@ -25,10 +27,12 @@ public final class TrainJobValidator {
 
   private final RuntimeResolver runtimes;
   private final PhaseRunner runner;
+  private final MLPolicyPlugins policyPlugins;
 
   public TrainJobValidator(RuntimeResolver runtimes, PhaseRunner runner) {
     this.runtimes = runtimes;
     this.runner = runner;
+    this.policyPlugins = new MLPolicyPlugins(runner.plugins());
   }
 
   /**
@@ -55,6 +59,7 @@ public final class TrainJobValidator {
       return ValidationResult.of(key.notFound());
     }
     return deprecationWarning(runtime.get())
+        .and(ValidationResult.of(policyPlugins.validateTrainJob(runtime.get())))
         .and(runner.runPreExecution(runtime.get(), oldTrainJob, trainJob, cluster));
   }
 

@@ -8,16 +8,20 @@ import io.kftrainer.api.v1alpha1.ClusterTrainingRuntime;
 import io.kftrainer.api.v1alpha1.TrainerConstants;
 import io.kftrainer.api.v1alpha1.TrainingRuntime;
 import io.kftrainer.api.v1alpha1.TrainingRuntimeSpec;
+import io.kftrainer.framework.model.FieldError;
 import io.kftrainer.framework.model.ValidationResult;
 import io.kftrainer.api.CrdDefaults;
 import io.kftrainer.runtime.TrainJobValidator;
+import io.kftrainer.framework.runner.MLPolicyPlugins;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /**
  * {@code validator.trainingruntime.trainer.kubeflow.org} and
  * {@code validator.clustertrainingruntime.trainer.kubeflow.org}, as upstream's runtime webhooks: the
- * {@link ReplicatedJobRules}. Upstream checks a TrainingRuntime on create only (an update is allowed as it is) and a
+ * {@link ReplicatedJobRules}; and, not upstream, the plugin of the ML policy must be loaded
+ * ({@link MLPolicyPlugins}). Upstream checks a TrainingRuntime on create only (an update is allowed as it is) and a
  * ClusterTrainingRuntime on create and update; creating a ClusterTrainingRuntime labelled
  * {@code trainer.kubeflow.org/support: deprecated} also gives a warning. The object gets its CRD defaults first.
  */
@@ -27,23 +31,27 @@ public final class RuntimeValidatingWebhook implements AdmissionHandler {
   private final String kind;
   private final boolean validatesUpdate;
   private final RequestObjects objects;
+  private final MLPolicyPlugins policyPlugins;
 
   private RuntimeValidatingWebhook(Class<? extends CustomResource<TrainingRuntimeSpec, ?>> type, String kind,
-      boolean validatesUpdate, KubernetesSerialization serialization) {
+      boolean validatesUpdate, KubernetesSerialization serialization, MLPolicyPlugins policyPlugins) {
     this.type = type;
     this.kind = kind;
     this.validatesUpdate = validatesUpdate;
     this.objects = new RequestObjects(serialization);
+    this.policyPlugins = policyPlugins;
   }
 
-  public static RuntimeValidatingWebhook trainingRuntime(KubernetesSerialization serialization) {
+  public static RuntimeValidatingWebhook trainingRuntime(KubernetesSerialization serialization,
+      MLPolicyPlugins policyPlugins) {
     return new RuntimeValidatingWebhook(TrainingRuntime.class, TrainerConstants.TRAINING_RUNTIME_KIND, false,
-        serialization);
+        serialization, policyPlugins);
   }
 
-  public static RuntimeValidatingWebhook clusterTrainingRuntime(KubernetesSerialization serialization) {
+  public static RuntimeValidatingWebhook clusterTrainingRuntime(KubernetesSerialization serialization,
+      MLPolicyPlugins policyPlugins) {
     return new RuntimeValidatingWebhook(ClusterTrainingRuntime.class, TrainerConstants.CLUSTER_TRAINING_RUNTIME_KIND,
-        true, serialization);
+        true, serialization, policyPlugins);
   }
 
   @Override
@@ -56,7 +64,9 @@ public final class RuntimeValidatingWebhook implements AdmissionHandler {
     CustomResource<TrainingRuntimeSpec, ?> runtime = objects.object(request, type);
     CrdDefaults.applyTo(runtime);
     List<String> warnings = create && isClusterTrainingRuntime() ? deprecationWarning(runtime) : List.of();
-    ValidationResult result = new ValidationResult(ReplicatedJobRules.validate(runtime.getSpec()), warnings);
+    List<FieldError> errors = new ArrayList<>(ReplicatedJobRules.validate(runtime.getSpec()));
+    errors.addAll(policyPlugins.validateRuntime(runtime.getSpec()));
+    ValidationResult result = new ValidationResult(errors, warnings);
     return Admission.of(result, TrainerConstants.GROUP, kind, RequestObjects.name(runtime, request));
   }
 

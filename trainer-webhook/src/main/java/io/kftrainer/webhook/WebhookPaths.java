@@ -1,6 +1,7 @@
 package io.kftrainer.webhook;
 
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.kftrainer.framework.runner.MLPolicyPlugins;
 import io.kftrainer.framework.runner.PhaseRunner;
 import io.kftrainer.framework.spi.ObjectLookup;
 import io.kftrainer.runtime.RuntimeResolver;
@@ -38,8 +39,10 @@ public final class WebhookPaths {
     handlers.put(VALIDATE_TRAINJOB, new TrainJobValidatingWebhook(new TrainJobValidator(runtimes, runner), cluster,
         serialization));
     handlers.put(MUTATE_TRAINJOB, new TrainJobDefaultingWebhook(clock, serialization));
-    handlers.put(VALIDATE_TRAINING_RUNTIME, RuntimeValidatingWebhook.trainingRuntime(serialization));
-    handlers.put(VALIDATE_CLUSTER_TRAINING_RUNTIME, RuntimeValidatingWebhook.clusterTrainingRuntime(serialization));
+    MLPolicyPlugins policyPlugins = new MLPolicyPlugins(runner.plugins());
+    handlers.put(VALIDATE_TRAINING_RUNTIME, RuntimeValidatingWebhook.trainingRuntime(serialization, policyPlugins));
+    handlers.put(VALIDATE_CLUSTER_TRAINING_RUNTIME,
+        RuntimeValidatingWebhook.clusterTrainingRuntime(serialization, policyPlugins));
     return handlers;
   }
 }

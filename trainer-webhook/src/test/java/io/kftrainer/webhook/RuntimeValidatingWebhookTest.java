@@ -5,9 +5,13 @@ import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionResponse;
 import io.kftrainer.api.jobset.v1alpha2.ReplicatedJob;
 import io.kftrainer.api.v1alpha1.ClusterTrainingRuntime;
+import io.kftrainer.api.v1alpha1.FluxMLPolicySource;
 import io.kftrainer.api.v1alpha1.TrainingRuntime;
 import io.kftrainer.webhook.TrainJobValidatingWebhookTest.Case;
+import io.kftrainer.framework.runner.MLPolicyPlugins;
+import io.kftrainer.framework.spi.Plugin;
 import io.kftrainer.testkit.Fixtures;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -18,9 +22,14 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The TrainingRuntime and ClusterTrainingRuntime webhooks: upstream's replicated-job rules, exact paths and
- * messages, which operations they check, and the deprecation warning.
+ * messages, which operations they check, and the deprecation warning; and a runtime whose ML policy needs a plugin
+ * that is not loaded.
  */
 class RuntimeValidatingWebhookTest {
+
+  private static final List<Plugin> BUILT_IN_PLUGINS =
+      OperatorPlugins.load(Path.of("target/no-plugins")).runner().plugins();
+  private static final MLPolicyPlugins BUILT_IN = new MLPolicyPlugins(BUILT_IN_PLUGINS);
 
   private static final String JOBS = "spec.template.spec.replicatedJobs";
   private static final String DEPRECATION_URL =
@@ -98,13 +107,43 @@ class RuntimeValidatingWebhookTest {
     boolean cluster = "ClusterTrainingRuntime".equals(c.kind());
     var object = cluster ? asCluster(runtime) : runtime;
     RuntimeValidatingWebhook webhook = cluster
-        ? RuntimeValidatingWebhook.clusterTrainingRuntime(TestingAdmission.SERIALIZATION)
-        : RuntimeValidatingWebhook.trainingRuntime(TestingAdmission.SERIALIZATION);
+        ? RuntimeValidatingWebhook.clusterTrainingRuntime(TestingAdmission.SERIALIZATION, BUILT_IN)
+        : RuntimeValidatingWebhook.trainingRuntime(TestingAdmission.SERIALIZATION, BUILT_IN);
 
     AdmissionResponse response = webhook.admit(TestingAdmission.request(c.operation(), object,
         "UPDATE".equals(c.operation()) ? object : null));
 
     TrainJobValidatingWebhookTest.assertResponse(response, c.expected());
+  }
+
+  static Stream<Arguments> missingPlugins() {
+    return Stream.of(
+        Arguments.of("a TrainingRuntime whose ML policy plugin is not loaded is denied at its policy",
+            "TrainingRuntime"),
+        Arguments.of("so is a ClusterTrainingRuntime", "ClusterTrainingRuntime"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("missingPlugins")
+  void aRuntimeWhosePolicyPluginIsNotLoadedIsDeniedNamingThePlugin(String name, String kind) {
+    TrainingRuntime runtime = Fixtures.serialization().unmarshal(Fixtures.resource("webhook/runtime.yaml"),
+        TrainingRuntime.class);
+    runtime.getSpec().getMlPolicy().setTorch(null);
+    runtime.getSpec().getMlPolicy().setFlux(new FluxMLPolicySource());
+    MLPolicyPlugins withoutFlux = new MLPolicyPlugins(BUILT_IN_PLUGINS.stream()
+        .filter(plugin -> !plugin.name().equals("Flux")).toList());
+    boolean cluster = "ClusterTrainingRuntime".equals(kind);
+    RuntimeValidatingWebhook webhook = cluster
+        ? RuntimeValidatingWebhook.clusterTrainingRuntime(TestingAdmission.SERIALIZATION, withoutFlux)
+        : RuntimeValidatingWebhook.trainingRuntime(TestingAdmission.SERIALIZATION, withoutFlux);
+
+    AdmissionResponse response = webhook.admit(TestingAdmission.request("CREATE",
+        cluster ? asCluster(runtime) : runtime, null));
+
+    String detail = "Forbidden: needs plugin \"Flux\", which is not loaded in this operator";
+    TrainJobValidatingWebhookTest.assertResponse(response, new Case(name, null,
+        kind + ".trainer.kubeflow.org \"llm\" is invalid: spec.mlPolicy.flux: " + detail,
+        List.of(List.of("spec.mlPolicy.flux", "FieldValueForbidden", detail)), List.of()));
   }
 
   private static ClusterTrainingRuntime asCluster(TrainingRuntime runtime) {

@@ -15,6 +15,7 @@ import io.kftrainer.framework.model.ValidationResult;
 import io.kftrainer.framework.runner.PhaseRunner;
 import io.kftrainer.framework.spi.CustomValidation;
 import io.kftrainer.framework.spi.ObjectLookup;
+import io.kftrainer.framework.spi.Plugin;
 import io.kftrainer.framework.spi.ValidationContext;
 import io.kftrainer.framework.loader.LoadedPlugin;
 import io.kftrainer.framework.loader.PluginLoader;
@@ -126,7 +127,7 @@ class TrainJobValidatingWebhookTest {
     TrainJob old = trainJob(tj -> tj.getSpec().setSuspend(true));
     TrainJob updated = trainJob(tj -> tj.getSpec().getTrainer().setNumProcPerNode(new IntOrString("many")));
     List<ValidationContext> seen = new ArrayList<>();
-    TrainJobValidatingWebhook recording = webhook(new PhaseRunner(List.of(new Recording(seen))));
+    TrainJobValidatingWebhook recording = webhook(withTorch(new Recording(seen)));
 
     AdmissionResponse response = recording.admit(TestingAdmission.update(updated, old));
 
@@ -144,7 +145,7 @@ class TrainJobValidatingWebhookTest {
   @Test
   void aCreateHasNoOldObject() {
     List<ValidationContext> seen = new ArrayList<>();
-    webhook(new PhaseRunner(List.of(new Recording(seen)))).admit(TestingAdmission.create(trainJob(tj -> {
+    webhook(withTorch(new Recording(seen))).admit(TestingAdmission.create(trainJob(tj -> {
     })));
 
     assertThat(seen).singleElement().satisfies(context -> assertThat(context.oldTrainJob()).isEmpty());
@@ -152,7 +153,7 @@ class TrainJobValidatingWebhookTest {
 
   @Test
   void aFailingPluginDeniesTheRequestNamingThePlugin() {
-    TrainJobValidatingWebhook failing = webhook(new PhaseRunner(List.of(new Failing())));
+    TrainJobValidatingWebhook failing = webhook(withTorch(new Failing()));
     AdmissionReviews reviews = new AdmissionReviews(TestingAdmission.SERIALIZATION);
 
     AdmissionResponse response = reviews.answer(TestingAdmission.create(trainJob(tj -> {
@@ -163,6 +164,31 @@ class TrainJobValidatingWebhookTest {
     assertThat(response.getStatus().getReason()).isEqualTo("InternalError");
     assertThat(response.getStatus().getMessage())
         .isEqualTo("plugin Failing failed in CustomValidation: cannot reach the quota service");
+  }
+
+  @Test
+  void aTrainJobOnARuntimeWhosePolicyPluginIsLoadedIsAllowed() {
+    AdmissionResponse response = webhook.admit(TestingAdmission.create(trainJob(
+        tj -> tj.getSpec().getRuntimeRef().setName("flux-distributed"))));
+
+    assertThat(response.getAllowed()).isTrue();
+  }
+
+  @Test
+  void aTrainJobOnARuntimeWhosePolicyPluginIsNotLoadedIsDeniedNamingThePlugin() {
+    TrainJobValidatingWebhook withoutFlux = webhook(new PhaseRunner(BUILT_IN.plugins().stream()
+        .filter(plugin -> !plugin.name().equals("Flux")).toList()));
+
+    AdmissionResponse response = withoutFlux.admit(TestingAdmission.create(trainJob(
+        tj -> tj.getSpec().getRuntimeRef().setName("flux-distributed"))));
+
+    String detail = "ClusterTrainingRuntime \"flux-distributed\" sets spec.mlPolicy.flux, which needs plugin "
+        + "\"Flux\", which is not loaded in this operator";
+    assertResponse(response, new Case("", null,
+        "TrainJob.trainer.kubeflow.org \"job\" is invalid: spec.runtimeRef: Invalid value: \"flux-distributed\": "
+            + detail,
+        List.of(List.of("spec.runtimeRef", "FieldValueInvalid", "Invalid value: \"flux-distributed\": " + detail)),
+        List.of()));
   }
 
   @Test
@@ -198,6 +224,11 @@ class TrainJobValidatingWebhookTest {
   private static Arguments denied(String name, Consumer<TrainJob> edit, String message,
       List<List<String>> causes) {
     return Arguments.of(new Case(name, edit, message, causes, List.of()));
+  }
+
+  /** The plugin with a no-op stand-in for Torch, which the fixture runtimes' policy needs loaded. */
+  private static PhaseRunner withTorch(Plugin plugin) {
+    return new PhaseRunner(List.of(plugin, (Plugin) () -> "Torch"));
   }
 
   private static TrainJobValidatingWebhook webhook(PhaseRunner runner) {

@@ -1,13 +1,14 @@
-package io.kftrainer.plugins.xgboost;
+package io.kftrainer.framework.model;
 
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.fabric8.kubernetes.api.model.batch.v1.JobSpec;
 import io.kftrainer.api.jobset.v1alpha2.ReplicatedJob;
 import io.kftrainer.api.v1alpha1.TrainJob;
 import io.kftrainer.api.v1alpha1.TrainerConstants;
-import io.kftrainer.framework.model.Quantities;
-import io.kftrainer.framework.model.RuntimeInfo;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -15,17 +16,19 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The GPUs of one trainer node, resolved as upstream does: from the TrainJob's {@code trainer.resourcesPerNode} as
- * a whole when set, else from container {@code node} of the first runtime job that is named {@code node} or has the
- * trainer ancestor label; the first resource whose name contains {@code gpu}, requests before limits, rounded up.
+ * The GPUs of one trainer node, resolved as upstream's {@code ExtractResourcePerNodeFromRuntime} and
+ * {@code GetNumGPUPerNode} do (used by the XGBoost and Flux plugins): from the TrainJob's
+ * {@code trainer.resourcesPerNode} as a whole when set, else from container {@code node} of the first runtime job
+ * that is named {@code node} or has the trainer ancestor label; the first resource whose name contains
+ * {@code gpu}, requests before limits, rounded up; 0 without one.
  */
-final class GpusPerNode {
+public final class GpusPerNode {
 
   private GpusPerNode() {
   }
 
-  static int of(RuntimeInfo info, TrainJob trainJob) {
-    var trainer = trainJob.getSpec().getTrainer();
+  public static int of(RuntimeInfo info, TrainJob trainJob) {
+    var trainer = trainJob.getSpec() == null ? null : trainJob.getSpec().getTrainer();
     Optional<ResourceRequirements> resources = trainer != null && trainer.getResourcesPerNode() != null
         ? Optional.of(trainer.getResourcesPerNode()) : fromRuntime(info);
     return resources.map(GpusPerNode::count).orElse(0);
@@ -65,9 +68,9 @@ final class GpusPerNode {
   private static Optional<Container> nodeContainer(ReplicatedJob job) {
     return Optional.ofNullable(job.getTemplate())
         .map(t -> t.getSpec())
-        .map(s -> s.getTemplate())
-        .map(t -> t.getSpec())
-        .map(p -> p.getContainers())
+        .map(JobSpec::getTemplate)
+        .map(PodTemplateSpec::getSpec)
+        .map(PodSpec::getContainers)
         .orElse(List.of())
         .stream()
         .filter(c -> TrainerConstants.CONTAINER_NODE.equals(c.getName()))
