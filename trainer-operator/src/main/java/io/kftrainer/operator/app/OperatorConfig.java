@@ -33,9 +33,9 @@ import java.util.Set;
  * @param timings lease, resync and retry durations
  * @param bindAddress the address the webhook server listens on ({@code --bind-address} sets it and the hosts of
  *     {@link #health()} and {@link #metrics()})
- * @param createdCondition {@code --created-condition}: also write the seeds' {@code Created} condition (off:
- *     exactly upstream's {@code Suspended}, {@code Complete}, {@code Failed}, which the Kubeflow SDK needs to show
- *     {@code Running})
+ * @param createdCondition {@code --created-condition}: also write the design document's (KEP-2170) {@code Created}
+ *     condition (off: exactly upstream's {@code Suspended}, {@code Complete}, {@code Failed}, which the Kubeflow SDK
+ *     needs to show {@code Running})
  * @param allowPluginLoadFailures {@code --allow-plugin-load-failures}: start without a plugin jar that cannot be
  *     loaded instead of stopping
  * @param pluginCallTimeout {@code --plugin-call-timeout}: a plugin call that has not returned by then fails its
