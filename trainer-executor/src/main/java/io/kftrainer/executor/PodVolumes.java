@@ -23,7 +23,8 @@ import java.util.Optional;
  * A pod's volumes as directories of the run directory: {@code emptyDir} per pod
  * ({@code <run>/<ns>/pods/<pod>/volumes/<name>}), a PVC per namespace and claim
  * ({@code <run>/<ns>/pvc/<claim>}, so initializers and trainers share it), {@code configMap} and {@code secret}
- * written as files, {@code hostPath} as is. {@link #mounts} maps each mount path of a container to its directory.
+ * written as files, {@code projected} ones by {@link ProjectedVolumes}, {@code hostPath} as is. {@link #mounts}
+ * maps each mount path of a container to its directory.
  */
 final class PodVolumes {
 
@@ -33,6 +34,12 @@ final class PodVolumes {
   }
 
   static PodVolumes create(KubernetesClient client, Pod pod, Path runDir, Path podDir) throws IOException {
+    return create(client, pod, runDir, podDir, null, null);
+  }
+
+  /** With {@code projected} volumes ({@link ProjectedVolumes}) written for the pod {@code podIp}. */
+  static PodVolumes create(KubernetesClient client, Pod pod, Path runDir, Path podDir, ProjectedVolumes projected,
+      String podIp) throws IOException {
     PodVolumes volumes = new PodVolumes();
     String ns = pod.getMetadata().getNamespace();
     for (Volume volume : Optional.ofNullable(pod.getSpec().getVolumes()).orElse(List.of())) {
@@ -68,6 +75,8 @@ final class PodVolumes {
             ContainerEnv.secretData(secret).forEach((k, v) -> data.put(k, v.getBytes(StandardCharsets.UTF_8)));
           }
           write(dir, data, volume.getSecret().getItems());
+        } else if (volume.getProjected() != null && projected != null) {
+          projected.write(ns + "/" + pod.getMetadata().getName(), pod, podIp, volume.getProjected(), dir);
         }
       }
       volumes.directories.put(volume.getName(), dir);
@@ -96,7 +105,7 @@ final class PodVolumes {
     return mounts;
   }
 
-  private static void write(Path dir, Map<String, byte[]> data, List<KeyToPath> items) throws IOException {
+  static void write(Path dir, Map<String, byte[]> data, List<KeyToPath> items) throws IOException {
     if (items == null || items.isEmpty()) {
       for (Map.Entry<String, byte[]> e : data.entrySet()) {
         Files.write(dir.resolve(e.getKey()), e.getValue());

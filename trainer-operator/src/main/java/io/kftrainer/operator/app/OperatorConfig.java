@@ -11,7 +11,8 @@ import java.util.Set;
 /**
  * Everything {@code trainer-operator run} is configured with, read once at start-up. Each field is one
  * command-line option of {@code run} (named in its Javadoc) except {@link #timings()}, which only tests and
- * {@code local} mode change. The defaults here are the command line's defaults.
+ * {@code local} mode change, and the status server's four, which upstream's configuration file and feature gates
+ * set. The defaults here are the command line's defaults.
  *
  * @param kubeconfig {@code --kubeconfig}; empty: {@code KUBECONFIG}, then {@code ~/.kube/config}, then the
  *     in-cluster service account, as fabric8 resolves them
@@ -36,11 +37,19 @@ import java.util.Set;
  *     loaded instead of stopping
  * @param pluginCallTimeout {@code --plugin-call-timeout}: a plugin call that has not returned by then fails its
  *     TrainJob's reconcile (or the admission request) naming the plugin
+ * @param trainJobStatusEnabled upstream's feature gate {@code TrainJobStatus} (alpha, off by default on clusters;
+ *     {@code local} turns it on): the {@code TrainJobStatus} plugin and the status server
+ * @param statusServerPort upstream's {@code statusServer.port}: where the status server listens (HTTPS)
+ * @param statusServerQps upstream's {@code statusServer.qps}; here the status updates each TrainJob may make per
+ *     second on average
+ * @param statusServerBurst upstream's {@code statusServer.burst}; here the status updates each TrainJob may make at
+ *     once
  */
 public record OperatorConfig(Optional<Path> kubeconfig, Path pluginsDir, Set<String> namespaces,
     String operatorNamespace, Webhook webhook, int healthPort, int metricsPort, LeaderElection leaderElection,
     double kubeApiQps, int kubeApiBurst, int trainJobConcurrency, Timings timings, String bindAddress,
-    boolean createdCondition, boolean allowPluginLoadFailures, Duration pluginCallTimeout) {
+    boolean createdCondition, boolean allowPluginLoadFailures, Duration pluginCallTimeout,
+    boolean trainJobStatusEnabled, int statusServerPort, double statusServerQps, int statusServerBurst) {
 
   public static final String DEFAULT_OPERATOR_NAMESPACE = "kubeflow-system";
   public static final int DEFAULT_WEBHOOK_PORT = 9443;
@@ -53,6 +62,9 @@ public record OperatorConfig(Optional<Path> kubeconfig, Path pluginsDir, Set<Str
   public static final int DEFAULT_KUBE_API_BURST = 100;
   public static final int DEFAULT_TRAINJOB_CONCURRENCY = 5;
   public static final Duration DEFAULT_PLUGIN_CALL_TIMEOUT = Duration.ofSeconds(5);
+  public static final int DEFAULT_STATUS_SERVER_PORT = 10443;
+  public static final double DEFAULT_STATUS_SERVER_QPS = 5;
+  public static final int DEFAULT_STATUS_SERVER_BURST = 10;
   /** Every interface: in a cluster the API server and the kubelet reach the pod's servers on the pod's IP. */
   public static final String DEFAULT_BIND_ADDRESS = "0.0.0.0";
   /** The loopback address that {@code local} mode's servers listen on by default. */
@@ -77,6 +89,25 @@ public record OperatorConfig(Optional<Path> kubeconfig, Path pluginsDir, Set<Str
     if (trainJobConcurrency < 1) {
       throw new IllegalArgumentException("--trainjob-concurrency must be at least 1, was " + trainJobConcurrency);
     }
+    if (statusServerPort < 0 || statusServerPort > 65535) {
+      throw new IllegalArgumentException("statusServer.port must be between 0 and 65535, was " + statusServerPort);
+    }
+    if (!(statusServerQps > 0)) {
+      throw new IllegalArgumentException("statusServer.qps must be positive, was " + statusServerQps);
+    }
+    if (statusServerBurst < 1) {
+      throw new IllegalArgumentException("statusServer.burst must be at least 1, was " + statusServerBurst);
+    }
+  }
+
+  /** The options of {@code run} before the status server's, which take upstream's defaults (feature gate off). */
+  public OperatorConfig(Optional<Path> kubeconfig, Path pluginsDir, Set<String> namespaces, String operatorNamespace,
+      Webhook webhook, int healthPort, int metricsPort, LeaderElection leaderElection, double kubeApiQps,
+      int kubeApiBurst, int trainJobConcurrency, Timings timings, String bindAddress, boolean createdCondition,
+      boolean allowPluginLoadFailures, Duration pluginCallTimeout) {
+    this(kubeconfig, pluginsDir, namespaces, operatorNamespace, webhook, healthPort, metricsPort, leaderElection,
+        kubeApiQps, kubeApiBurst, trainJobConcurrency, timings, bindAddress, createdCondition, allowPluginLoadFailures,
+        pluginCallTimeout, false, DEFAULT_STATUS_SERVER_PORT, DEFAULT_STATUS_SERVER_QPS, DEFAULT_STATUS_SERVER_BURST);
   }
 
   /** The admission webhook server's options. */
@@ -148,73 +179,85 @@ public record OperatorConfig(Optional<Path> kubeconfig, Path pluginsDir, Set<Str
   public OperatorConfig withKubeconfig(Path path) {
     return new OperatorConfig(Optional.of(path), pluginsDir, namespaces, operatorNamespace, webhook, healthPort,
         metricsPort, leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings, bindAddress,
-        createdCondition, allowPluginLoadFailures, pluginCallTimeout);
+        createdCondition, allowPluginLoadFailures, pluginCallTimeout,
+        trainJobStatusEnabled, statusServerPort, statusServerQps, statusServerBurst);
   }
 
   public OperatorConfig withPluginsDir(Path path) {
     return new OperatorConfig(kubeconfig, path, namespaces, operatorNamespace, webhook, healthPort, metricsPort,
         leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings, bindAddress,
-        createdCondition, allowPluginLoadFailures, pluginCallTimeout);
+        createdCondition, allowPluginLoadFailures, pluginCallTimeout,
+        trainJobStatusEnabled, statusServerPort, statusServerQps, statusServerBurst);
   }
 
   public OperatorConfig withNamespaces(Set<String> watched) {
     return new OperatorConfig(kubeconfig, pluginsDir, watched, operatorNamespace, webhook, healthPort, metricsPort,
         leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings, bindAddress,
-        createdCondition, allowPluginLoadFailures, pluginCallTimeout);
+        createdCondition, allowPluginLoadFailures, pluginCallTimeout,
+        trainJobStatusEnabled, statusServerPort, statusServerQps, statusServerBurst);
   }
 
   public OperatorConfig withOperatorNamespace(String namespace) {
     return new OperatorConfig(kubeconfig, pluginsDir, namespaces, namespace, webhook, healthPort, metricsPort,
         leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings, bindAddress,
-        createdCondition, allowPluginLoadFailures, pluginCallTimeout);
+        createdCondition, allowPluginLoadFailures, pluginCallTimeout,
+        trainJobStatusEnabled, statusServerPort, statusServerQps, statusServerBurst);
   }
 
   public OperatorConfig withWebhook(Webhook options) {
     return new OperatorConfig(kubeconfig, pluginsDir, namespaces, operatorNamespace, options, healthPort, metricsPort,
         leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings, bindAddress,
-        createdCondition, allowPluginLoadFailures, pluginCallTimeout);
+        createdCondition, allowPluginLoadFailures, pluginCallTimeout,
+        trainJobStatusEnabled, statusServerPort, statusServerQps, statusServerBurst);
   }
 
   public OperatorConfig withPorts(int health, int metrics) {
     return new OperatorConfig(kubeconfig, pluginsDir, namespaces, operatorNamespace, webhook, health, metrics,
         leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings, bindAddress,
-        createdCondition, allowPluginLoadFailures, pluginCallTimeout);
+        createdCondition, allowPluginLoadFailures, pluginCallTimeout,
+        trainJobStatusEnabled, statusServerPort, statusServerQps, statusServerBurst);
   }
 
   public OperatorConfig withLeaderElection(LeaderElection election) {
     return new OperatorConfig(kubeconfig, pluginsDir, namespaces, operatorNamespace, webhook, healthPort, metricsPort,
         election, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings, bindAddress,
-        createdCondition, allowPluginLoadFailures, pluginCallTimeout);
+        createdCondition, allowPluginLoadFailures, pluginCallTimeout,
+        trainJobStatusEnabled, statusServerPort, statusServerQps, statusServerBurst);
   }
 
   public OperatorConfig withKubeApi(double qps, int burst) {
     return new OperatorConfig(kubeconfig, pluginsDir, namespaces, operatorNamespace, webhook, healthPort, metricsPort,
         leaderElection, qps, burst, trainJobConcurrency, timings, bindAddress,
-        createdCondition, allowPluginLoadFailures, pluginCallTimeout);
+        createdCondition, allowPluginLoadFailures, pluginCallTimeout,
+        trainJobStatusEnabled, statusServerPort, statusServerQps, statusServerBurst);
   }
 
   public OperatorConfig withTrainJobConcurrency(int concurrency) {
     return new OperatorConfig(kubeconfig, pluginsDir, namespaces, operatorNamespace, webhook, healthPort, metricsPort,
         leaderElection, kubeApiQps, kubeApiBurst, concurrency, timings, bindAddress,
-        createdCondition, allowPluginLoadFailures, pluginCallTimeout);
+        createdCondition, allowPluginLoadFailures, pluginCallTimeout,
+        trainJobStatusEnabled, statusServerPort, statusServerQps, statusServerBurst);
   }
 
   public OperatorConfig withBindAddress(String address) {
     return new OperatorConfig(kubeconfig, pluginsDir, namespaces, operatorNamespace, webhook, healthPort, metricsPort,
         leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings, address, createdCondition,
-        allowPluginLoadFailures, pluginCallTimeout);
+        allowPluginLoadFailures, pluginCallTimeout,
+        trainJobStatusEnabled, statusServerPort, statusServerQps, statusServerBurst);
   }
 
   public OperatorConfig withCreatedCondition(boolean enabled) {
     return new OperatorConfig(kubeconfig, pluginsDir, namespaces, operatorNamespace, webhook, healthPort, metricsPort,
         leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings, bindAddress, enabled,
-        allowPluginLoadFailures, pluginCallTimeout);
+        allowPluginLoadFailures, pluginCallTimeout,
+        trainJobStatusEnabled, statusServerPort, statusServerQps, statusServerBurst);
   }
 
   public OperatorConfig withAllowPluginLoadFailures(boolean allowed) {
     return new OperatorConfig(kubeconfig, pluginsDir, namespaces, operatorNamespace, webhook, healthPort, metricsPort,
         leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings, bindAddress, createdCondition,
-        allowed, pluginCallTimeout);
+        allowed, pluginCallTimeout,
+        trainJobStatusEnabled, statusServerPort, statusServerQps, statusServerBurst);
   }
 
   /** The condition types the post-execution phase writes. */
@@ -225,12 +268,28 @@ public record OperatorConfig(Optional<Path> kubeconfig, Path pluginsDir, Set<Str
   public OperatorConfig withTimings(Timings durations) {
     return new OperatorConfig(kubeconfig, pluginsDir, namespaces, operatorNamespace, webhook, healthPort, metricsPort,
         leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, durations, bindAddress,
-        createdCondition, allowPluginLoadFailures, pluginCallTimeout);
+        createdCondition, allowPluginLoadFailures, pluginCallTimeout,
+        trainJobStatusEnabled, statusServerPort, statusServerQps, statusServerBurst);
   }
 
   public OperatorConfig withPluginCallTimeout(Duration timeout) {
     return new OperatorConfig(kubeconfig, pluginsDir, namespaces, operatorNamespace, webhook, healthPort, metricsPort,
         leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings, bindAddress, createdCondition,
-        allowPluginLoadFailures, timeout);
+        allowPluginLoadFailures, timeout,
+        trainJobStatusEnabled, statusServerPort, statusServerQps, statusServerBurst);
+  }
+
+  /** Upstream's {@code TrainJobStatus} feature gate: the plugin and the status server, on or off. */
+  public OperatorConfig withTrainJobStatusEnabled(boolean enabled) {
+    return new OperatorConfig(kubeconfig, pluginsDir, namespaces, operatorNamespace, webhook, healthPort, metricsPort,
+        leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings, bindAddress, createdCondition,
+        allowPluginLoadFailures, pluginCallTimeout, enabled, statusServerPort, statusServerQps, statusServerBurst);
+  }
+
+  /** Upstream's {@code statusServer}: port, qps and burst. */
+  public OperatorConfig withStatusServer(int port, double qps, int burst) {
+    return new OperatorConfig(kubeconfig, pluginsDir, namespaces, operatorNamespace, webhook, healthPort, metricsPort,
+        leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings, bindAddress, createdCondition,
+        allowPluginLoadFailures, pluginCallTimeout, trainJobStatusEnabled, port, qps, burst);
   }
 }

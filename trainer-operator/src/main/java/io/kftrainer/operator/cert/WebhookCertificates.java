@@ -35,6 +35,16 @@ public interface WebhookCertificates {
       return new MountedCertificates(webhook.certDir().get(), MountedCertificates.DEFAULT_POLL_INTERVAL);
     }
     return new GeneratedCertificates(client, config.operatorNamespace(), webhook.secretName(), webhook.serviceName(),
-        clock, new RotationPolicy(), GeneratedCertificates.DEFAULT_CHECK_INTERVAL);
+        boundAddress(config.bindAddress()), clock, new RotationPolicy(), GeneratedCertificates.DEFAULT_CHECK_INTERVAL);
+  }
+
+  /**
+   * The servers' address when they listen on one IP address (local mode's 127.0.0.1), which clients then call
+   * directly (the status server's training code); none for every interface ({@code 0.0.0.0}, a cluster's default).
+   */
+  private static java.util.List<String> boundAddress(String bindAddress) {
+    boolean wildcard = bindAddress.equals("0.0.0.0") || bindAddress.equals("::");
+    return !wildcard && org.bouncycastle.util.IPAddress.isValid(bindAddress) ? java.util.List.of(bindAddress)
+        : java.util.List.of();
   }
 }

@@ -6,6 +6,7 @@ import io.kftrainer.operator.app.OperatorComponent;
 import io.kftrainer.operator.app.OperatorConfig;
 import io.kftrainer.operator.app.TrainerOperator;
 import io.kftrainer.operator.ops.OpsServer;
+import io.kftrainer.operator.status.StatusServerComponent;
 import io.kftrainer.operator.webhook.WebhookServer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -136,7 +137,7 @@ public final class RunCommand implements Callable<Integer> {
       TrainerOperator.Builder builder = TrainerOperator.builder(config, client)
           .meterRegistry(metrics)
           .identity(identity())
-          .plugins(plugins.load(config.statusConditions()));
+          .plugins(plugins.load(config));
       components().forEach(builder::component);
       TrainerOperator operator = builder.build();
       operator.installShutdownHook();
@@ -152,10 +153,11 @@ public final class RunCommand implements Callable<Integer> {
 
   /**
    * The servers that run next to the controller, in start order: health probes and metrics first (the kubelet
-   * probes the process while the webhook certificate is being set up), then the admission webhooks.
+   * probes the process while the webhook certificate is being set up), then the admission webhooks, then the status
+   * server (with feature gate TrainJobStatus), which presents the webhook's certificate.
    */
   public static List<OperatorComponent.Factory> components() {
-    return List.of(OpsServer.factory(), WebhookServer.factory());
+    return List.of(OpsServer.factory(), WebhookServer.factory(), StatusServerComponent.factory());
   }
 
   /** The pod name (HOSTNAME in a pod) plus a random part, as client-go's leader-election identities. */

@@ -110,7 +110,7 @@ public final class WebhookServer implements OperatorComponent {
     KubernetesSerialization serialization = context.client().getKubernetesSerialization();
     WebhookServer server = new WebhookServer(
         new InetSocketAddress(context.config().bindAddress(), context.config().webhook().port()),
-        WebhookCertificates.forConfig(context.config(), context.client(), clock),
+        context.webhookCertificates(),
         WebhookPaths.handlers(context.runner(), context.runtimes(), context.cluster(), clock, serialization),
         serialization, context.cluster() instanceof CacheObjectLookup cache ? cache::isSynced : () -> true);
     context.readiness().register(READINESS_CHECK, server::isServing);
