@@ -1,11 +1,8 @@
 package io.kftrainer.executor;
 
-import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.DownwardAPIVolumeFile;
-import io.fabric8.kubernetes.api.model.KeyToPath;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.ProjectedVolumeSource;
-import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.ServiceAccountTokenProjection;
 import io.fabric8.kubernetes.api.model.VolumeProjection;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequest;
@@ -13,7 +10,6 @@ import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -21,8 +17,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Base64;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -72,6 +66,7 @@ final class ProjectedVolumes implements AutoCloseable {
    *     is not optional, a token the API server refuses
    */
   void write(String podId, Pod pod, String podIp, ProjectedVolumeSource source, Path dir) throws IOException {
+    String namespace = pod.getMetadata().getNamespace();
     for (VolumeProjection projection : Optional.ofNullable(source.getSources()).orElse(List.of())) {
       if (projection.getServiceAccountToken() != null) {
         ServiceAccountTokenProjection token = projection.getServiceAccountToken();
@@ -79,30 +74,11 @@ final class ProjectedVolumes implements AutoCloseable {
         Duration lifetime = writeToken(pod, token, file);
         schedule(podId, pod, token, file, lifetime);
       } else if (projection.getConfigMap() != null) {
-        String name = projection.getConfigMap().getName();
-        ConfigMap configMap = client.configMaps().inNamespace(pod.getMetadata().getNamespace()).withName(name).get();
-        if (configMap == null && !Boolean.TRUE.equals(projection.getConfigMap().getOptional())) {
-          throw new ContainerEnv.ConfigError("configmap \"" + name + "\" not found");
-        }
-        Map<String, byte[]> data = new LinkedHashMap<>();
-        if (configMap != null && configMap.getData() != null) {
-          configMap.getData().forEach((k, v) -> data.put(k, v.getBytes(StandardCharsets.UTF_8)));
-        }
-        if (configMap != null && configMap.getBinaryData() != null) {
-          configMap.getBinaryData().forEach((k, v) -> data.put(k, Base64.getDecoder().decode(v)));
-        }
-        PodVolumes.write(dir, data, projection.getConfigMap().getItems());
+        PodVolumes.write(dir, PodVolumes.configMapData(client, namespace, projection.getConfigMap().getName(),
+            projection.getConfigMap().getOptional()), projection.getConfigMap().getItems());
       } else if (projection.getSecret() != null) {
-        String name = projection.getSecret().getName();
-        Secret secret = client.secrets().inNamespace(pod.getMetadata().getNamespace()).withName(name).get();
-        if (secret == null && !Boolean.TRUE.equals(projection.getSecret().getOptional())) {
-          throw new ContainerEnv.ConfigError("secret \"" + name + "\" not found");
-        }
-        Map<String, byte[]> data = new LinkedHashMap<>();
-        if (secret != null) {
-          ContainerEnv.secretData(secret).forEach((k, v) -> data.put(k, v.getBytes(StandardCharsets.UTF_8)));
-        }
-        PodVolumes.write(dir, data, projection.getSecret().getItems());
+        PodVolumes.write(dir, PodVolumes.secretData(client, namespace, projection.getSecret().getName(),
+            projection.getSecret().getOptional()), projection.getSecret().getItems());
       } else if (projection.getDownwardAPI() != null) {
         for (DownwardAPIVolumeFile item : Optional.ofNullable(projection.getDownwardAPI().getItems())
             .orElse(List.<DownwardAPIVolumeFile>of())) {
