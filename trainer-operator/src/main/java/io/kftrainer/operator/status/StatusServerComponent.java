@@ -10,6 +10,8 @@ import io.kftrainer.operator.cert.WebhookCertificates;
 import io.kftrainer.operator.controller.CacheObjectLookup;
 import io.kftrainer.statusserver.JwksTokenAuthenticator;
 import io.kftrainer.statusserver.StatusServer;
+import io.kftrainer.statusserver.TokenAuthenticator;
+import io.kftrainer.statusserver.TokenReviewAuthenticator;
 import java.net.InetSocketAddress;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -23,7 +25,9 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>TLS: the webhook's certificate, through the same key manager as the webhook server, so a renewal reaches
  *       both; it must be added after the webhook server, which starts the certificates.</li>
- *   <li>Tokens: verified with the cluster's OIDC issuer and JWKS ({@link JwksTokenAuthenticator}).</li>
+ *   <li>Tokens: verified with the cluster's OIDC issuer and JWKS ({@link JwksTokenAuthenticator}), or with
+ *       TokenReview ({@link TokenReviewAuthenticator}) where the API server's discovery document cannot be
+ *       read.</li>
  *   <li>Writes: server-side apply with the operator's client; an unchanged status is compared with the
  *       controller's TrainJob cache and not written.</li>
  *   <li>The webhook certificate Secret, whose {@code ca.crt} the TrainJobStatus plugin copies into each TrainJob's
@@ -76,10 +80,20 @@ public final class StatusServerComponent implements OperatorComponent {
         new StatusServer.Settings(new InetSocketAddress(config.bindAddress(), config.statusServerPort()),
             config.statusServerQps(), config.statusServerBurst()),
         certificates.keyManager().serverContext(),
-        JwksTokenAuthenticator.discover(context.client()),
+        authenticator(),
         context.client(),
         (namespace, name) -> context.cluster().get(TrainJob.class, namespace, name));
     server.start();
+  }
+
+  /** Upstream's OIDC verification; TokenReview where the API server's discovery document cannot be read. */
+  private TokenAuthenticator authenticator() {
+    try {
+      return JwksTokenAuthenticator.discover(context.client());
+    } catch (IllegalStateException e) {
+      LOG.warn("Verifying the status server's tokens with TokenReview: {}", e.getMessage());
+      return new TokenReviewAuthenticator(context.client());
+    }
   }
 
   private void watchCaSecret(OperatorConfig config) {
