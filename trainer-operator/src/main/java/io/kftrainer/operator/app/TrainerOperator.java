@@ -16,7 +16,6 @@ import io.kftrainer.operator.controller.CompactObjects;
 import io.kftrainer.operator.controller.TrainJobEventSources;
 import io.kftrainer.operator.controller.TrainJobEvents;
 import io.kftrainer.operator.controller.TrainJobReconciler;
-import io.kftrainer.operator.cert.WebhookCertificates;
 import io.kftrainer.operator.plugins.OperatorPlugins;
 import io.kftrainer.operator.status.TrainJobStatusFeature;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -95,7 +94,7 @@ public final class TrainerOperator {
     this.identity = builder.identity != null ? builder.identity : "trainer-operator_" + UUID.randomUUID();
     this.runtimes = new CachedRuntimeResolver(cache, client.getKubernetesSerialization());
     OperatorContext context = new OperatorContext(config, client, plugins, runner, cache, runtimes, meterRegistry,
-        readiness, this::isLeader, WebhookCertificates.forConfig(config, client, clock));
+        readiness, this::isLeader, WebhookComponent.certificates(config, client, clock));
     builder.componentFactories.forEach(factory -> components.add(factory.create(context)));
   }
 

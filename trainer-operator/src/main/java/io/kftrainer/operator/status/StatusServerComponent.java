@@ -6,7 +6,7 @@ import io.kftrainer.api.v1alpha1.TrainJob;
 import io.kftrainer.operator.app.OperatorComponent;
 import io.kftrainer.operator.app.OperatorConfig;
 import io.kftrainer.operator.app.OperatorContext;
-import io.kftrainer.operator.cert.WebhookCertificates;
+import io.kftrainer.webhook.cert.WebhookCertificates;
 import io.kftrainer.operator.controller.CacheObjectLookup;
 import io.kftrainer.statusserver.JwksTokenAuthenticator;
 import io.kftrainer.statusserver.StatusServer;
