@@ -484,7 +484,7 @@ class LocalExecutorTest {
 
   private static JobSet awaitCondition(String name, String type) {
     return await().atMost(TIMEOUT).until(() -> client.resources(JobSet.class).inNamespace(NS).withName(name).get(),
-        js -> js.getStatus() != null && Conditions.isTrue(js.getStatus().getConditions(), type));
+        js -> js.getStatus() != null && PodConditions.isTrue(js.getStatus().getConditions(), type));
   }
 
 }

@@ -63,18 +63,18 @@ public final class AdmissionReviews {
     } catch (UndecodableObjectException e) {
       String kind = request.getKind() == null ? "" : request.getKind().getKind();
       String group = request.getKind() == null ? "" : request.getKind().getGroup();
-      response = Admission.denied(Admission.invalid(group, kind, request.getName(), List.of(e.error())),
+      response = AdmissionResponses.denied(AdmissionResponses.invalid(group, kind, request.getName(), List.of(e.error())),
           List.of());
     } catch (PluginException e) {
       // a plugin's message is text we do not control: redacted in the log (no stack trace repeating it) and answer
       String message = EventMessages.of(e.getMessage());
-      LOG.warn("Admission of {} {} failed: {}", request.getKind() == null ? "?" : request.getKind().getKind(),
+      LOG.warn("AdmissionResponses of {} {} failed: {}", request.getKind() == null ? "?" : request.getKind().getKind(),
           objectName(request), message);
-      response = Admission.denied(Admission.internalError(message), List.of());
+      response = AdmissionResponses.denied(AdmissionResponses.internalError(message), List.of());
     } catch (RuntimeException e) {
-      LOG.error("Admission of {} {} failed", request.getKind() == null ? "?" : request.getKind().getKind(),
+      LOG.error("AdmissionResponses of {} {} failed", request.getKind() == null ? "?" : request.getKind().getKind(),
           objectName(request), e);
-      response = Admission.denied(Admission.internalError(EventMessages.of("the trainer webhook failed: " + e)),
+      response = AdmissionResponses.denied(AdmissionResponses.internalError(EventMessages.of("the trainer webhook failed: " + e)),
           List.of());
     }
     response.setUid(request.getUid());

@@ -59,7 +59,7 @@ public final class RuntimeValidatingWebhook implements AdmissionHandler {
     boolean create = RequestObjects.CREATE.equals(request.getOperation());
     boolean update = RequestObjects.UPDATE.equals(request.getOperation());
     if (!create && !(update && validatesUpdate)) {
-      return Admission.allowed();
+      return AdmissionResponses.allowed();
     }
     CustomResource<TrainingRuntimeSpec, ?> runtime = objects.object(request, type);
     CrdDefaults.applyTo(runtime);
@@ -67,7 +67,7 @@ public final class RuntimeValidatingWebhook implements AdmissionHandler {
     List<FieldError> errors = new ArrayList<>(ReplicatedJobRules.validate(runtime.getSpec()));
     errors.addAll(policyPlugins.validateRuntime(runtime.getSpec()));
     ValidationResult result = new ValidationResult(errors, warnings);
-    return Admission.of(result, TrainerConstants.GROUP, kind, RequestObjects.name(runtime, request));
+    return AdmissionResponses.of(result, TrainerConstants.GROUP, kind, RequestObjects.name(runtime, request));
   }
 
   private boolean isClusterTrainingRuntime() {

@@ -46,7 +46,7 @@ public final class TrainJobDefaultingWebhook implements AdmissionHandler {
   public AdmissionResponse admit(AdmissionRequest request) {
     String operation = request.getOperation();
     if (!RequestObjects.CREATE.equals(operation) && !RequestObjects.UPDATE.equals(operation)) {
-      return Admission.allowed();
+      return AdmissionResponses.allowed();
     }
     JsonNode patches = objects.tree(request.getObject()).path("spec").path("runtimePatches");
     Map<String, JsonNode> oldByManager = new HashMap<>();
@@ -69,7 +69,7 @@ public final class TrainJobDefaultingWebhook implements AdmissionHandler {
       }
       addOperation(operations, "/spec/runtimePatches/" + i + "/" + TIME, time, wanted);
     }
-    return Admission.patched(operations);
+    return AdmissionResponses.patched(operations);
   }
 
   private static void addOperation(ArrayNode operations, String path, JsonNode current, JsonNode wanted) {

@@ -38,12 +38,12 @@ public final class TrainJobValidatingWebhook implements AdmissionHandler {
   public AdmissionResponse admit(AdmissionRequest request) {
     String operation = request.getOperation();
     if (!RequestObjects.CREATE.equals(operation) && !RequestObjects.UPDATE.equals(operation)) {
-      return Admission.allowed();
+      return AdmissionResponses.allowed();
     }
     TrainJob trainJob = TrainJobDefaults.defaulted(objects.object(request, TrainJob.class));
     TrainJob stored = RequestObjects.UPDATE.equals(operation) ? objects.oldObject(request, TrainJob.class) : null;
     TrainJob oldTrainJob = stored == null ? null : TrainJobDefaults.defaulted(stored);
-    return Admission.of(validator.validate(oldTrainJob, trainJob, cluster), TrainerConstants.GROUP,
+    return AdmissionResponses.of(validator.validate(oldTrainJob, trainJob, cluster), TrainerConstants.GROUP,
         TrainerConstants.TRAINJOB_KIND, RequestObjects.name(trainJob, request));
   }
 }

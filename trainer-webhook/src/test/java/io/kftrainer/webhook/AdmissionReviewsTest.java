@@ -28,7 +28,7 @@ class AdmissionReviewsTest {
 
     JsonNode answer = json(reviews.answer(bytes(TestingAdmission.review(request)), r -> {
       seen.add(r);
-      return Admission.allowed(List.of("careful"));
+      return AdmissionResponses.allowed(List.of("careful"));
     }));
 
     assertThat(answer.get("apiVersion").asText()).isEqualTo("admission.k8s.io/v1");
@@ -82,7 +82,7 @@ class AdmissionReviewsTest {
       "a review without a request | {\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\"} "
           + "| the AdmissionReview has no request uid"})
   void malformedReviewsAreBadRequests(String name, String body, String message) {
-    assertThatThrownBy(() -> reviews.answer(bytes(body), r -> Admission.allowed()))
+    assertThatThrownBy(() -> reviews.answer(bytes(body), r -> AdmissionResponses.allowed()))
         .isInstanceOf(AdmissionReviews.BadRequestException.class)
         .hasMessageStartingWith(message);
   }

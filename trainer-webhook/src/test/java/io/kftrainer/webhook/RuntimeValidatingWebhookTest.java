@@ -1,5 +1,7 @@
 package io.kftrainer.webhook;
 
+import io.kftrainer.framework.loader.LoadedPlugin;
+import io.kftrainer.framework.loader.PluginLoader;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionResponse;
@@ -28,7 +30,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 class RuntimeValidatingWebhookTest {
 
   private static final List<Plugin> BUILT_IN_PLUGINS =
-      ServiceLoader.load(Plugin.class).stream().map(ServiceLoader.Provider::get).toList();
+      PluginLoader.load(RuntimeValidatingWebhookTest.class.getClassLoader()).plugins().stream()
+          .map(LoadedPlugin::plugin).toList();
   private static final MLPolicyPlugins BUILT_IN = new MLPolicyPlugins(BUILT_IN_PLUGINS);
 
   private static final String JOBS = "spec.template.spec.replicatedJobs";

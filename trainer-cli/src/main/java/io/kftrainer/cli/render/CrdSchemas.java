@@ -5,7 +5,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.kftrainer.schema.CustomResourceValidator;
-import io.kftrainer.schema.FieldError;
+import io.kftrainer.schema.SchemaFieldError;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -65,7 +65,7 @@ final class CrdSchemas {
    */
   static Optional<String> rejection(HasMetadata object) {
     JsonNode tree = withoutNulls(Serialization.jsonMapper().valueToTree(object));
-    List<FieldError> errors = VALIDATOR.validate(tree, null);
+    List<SchemaFieldError> errors = VALIDATOR.validate(tree, null);
     if (errors.isEmpty()) {
       return Optional.empty();
     }

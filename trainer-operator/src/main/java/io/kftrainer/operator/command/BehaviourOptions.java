@@ -10,8 +10,8 @@ public final class BehaviourOptions {
 
   @Option(names = "--created-condition", paramLabel = "BOOLEAN", arity = "0..1", defaultValue = "false",
       fallbackValue = "true",
-      description = "Also set the seeds' Created condition once a TrainJob's objects exist (Created=False while "
-          + "building them fails). Off, the conditions are upstream's (Suspended, Complete, Failed): the Kubeflow "
+      description = "Also set the Created condition of the Kubeflow Trainer design document (KEP-2170) once a "
+          + "TrainJob's objects exist (Created=False while building them fails). Off, the conditions are upstream's (Suspended, Complete, Failed): the Kubeflow "
           + "SDK shows a TrainJob as Running only when it has no condition, so with this on it shows Created until "
           + "the job ends (default: ${DEFAULT-VALUE}).")
   private boolean createdCondition;

@@ -1,4 +1,6 @@
-package io.kftrainer.api.schema;
+package io.kftrainer.api.crd.generator;
+
+import io.kftrainer.api.crd.KubernetesMarkers;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,4 +1,4 @@
-package io.kftrainer.api.schema;
+package io.kftrainer.api.crd;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -38,7 +38,7 @@ import java.util.function.BiConsumer;
 public final class KubernetesMarkers {
 
   /** The markers file, on the class path. */
-  public static final String RESOURCE = "/io/kftrainer/api/schema/kubernetes-markers.json";
+  public static final String RESOURCE = "/io/kftrainer/api/crd/kubernetes-markers.json";
 
   private static final String FABRIC8_MODEL = "io.fabric8.kubernetes.api.model";
   private static final Set<String> SKIPPED = Set.of("io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta");

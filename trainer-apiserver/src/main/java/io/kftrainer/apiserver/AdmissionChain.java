@@ -17,9 +17,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Semaphore;
 
 /** The admission hooks ({@link AdmissionHook}) of the server, called on creates, updates and reviews. */
-final class Admission {
+final class AdmissionChain {
 
-  private static final Logger LOG = LoggerFactory.getLogger(Admission.class);
+  private static final Logger LOG = LoggerFactory.getLogger(AdmissionChain.class);
   private static final String METADATA = "metadata";
   private static final ObjectMapper JSON_MAPPER = Json.MAPPER;
   static final List<AdmissionHook.Phase> ALL_PHASES = List.of(AdmissionHook.Phase.values());

@@ -9,7 +9,7 @@ package io.kftrainer.schema;
  * @param value  the bad value as kube-apiserver prints it (strings quoted, numbers plain), null when not printed
  * @param detail what is wrong, may be empty
  */
-public record FieldError(Type type, String field, String value, String detail) {
+public record SchemaFieldError(Type type, String field, String value, String detail) {
 
   /** kube-apiserver's error types, with their printed names. */
   public enum Type {

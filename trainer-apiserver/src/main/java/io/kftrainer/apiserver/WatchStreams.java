@@ -31,7 +31,7 @@ import java.util.concurrent.TimeUnit;
  *   also falls back on 503, but only after retrying that server error with back-off, about 20 s per informer.)</li>
  * </ul>
  */
-final class Watches {
+final class WatchStreams {
 
   private static final long DEFAULT_TIMEOUT_SECONDS = 1800;
   /** See {@link #write}. */
@@ -41,7 +41,7 @@ final class Watches {
   private final ApiHandler api;
   private final long bookmarkIntervalMillis;
 
-  Watches(Store store, ApiHandler api, long bookmarkIntervalMillis) {
+  WatchStreams(Store store, ApiHandler api, long bookmarkIntervalMillis) {
     this.store = store;
     this.api = api;
     this.bookmarkIntervalMillis = bookmarkIntervalMillis;

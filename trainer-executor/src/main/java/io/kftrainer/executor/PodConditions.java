@@ -11,9 +11,9 @@ import java.util.Objects;
 import java.util.Optional;
 
 /** Setting a condition as Kubernetes controllers do: the transition time changes only with the status. */
-final class Conditions {
+final class PodConditions {
 
-  private Conditions() {
+  private PodConditions() {
   }
 
   static List<Condition> set(List<Condition> conditions, String type, String status, String reason, String message) {

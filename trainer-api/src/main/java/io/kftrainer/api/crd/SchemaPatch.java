@@ -1,4 +1,4 @@
-package io.kftrainer.api.schema;
+package io.kftrainer.api.crd;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;

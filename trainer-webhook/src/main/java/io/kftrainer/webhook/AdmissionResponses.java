@@ -26,11 +26,11 @@ import java.util.Set;
  * (e.g. {@code FieldValueInvalid}) and the message without the path. The API server prefixes the message with
  * {@code admission webhook "<name>" denied the request: } when it passes it on.
  */
-public final class Admission {
+public final class AdmissionResponses {
 
   static final String PATCH_TYPE_JSON_PATCH = "JSONPatch";
 
-  private Admission() {
+  private AdmissionResponses() {
   }
 
   public static AdmissionResponse allowed(List<String> warnings) {
