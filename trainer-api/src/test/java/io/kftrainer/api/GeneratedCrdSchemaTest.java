@@ -141,12 +141,13 @@ class GeneratedCrdSchemaTest {
     }
 
     @Test
-    void printerColumnsStateAndAge() {
+    void printerColumnsStateProgressAndAge() {
       assertThat(onlyVersion(crd).getAdditionalPrinterColumns())
           .extracting(CustomResourceColumnDefinition::getName, CustomResourceColumnDefinition::getJsonPath,
               CustomResourceColumnDefinition::getType)
-          .containsExactlyInAnyOrder(
+          .containsExactly(
               tuple("State", ".status.conditions[-1:].type", "string"),
+              tuple("Progress", ".status.trainerStatus.progressPercentage", "integer"),
               tuple("Age", ".metadata.creationTimestamp", "date"));
     }
 

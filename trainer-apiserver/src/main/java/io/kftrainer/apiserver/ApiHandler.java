@@ -49,6 +49,7 @@ final class ApiHandler implements HttpHandler {
   private final PatchRequests patches;
   private final Deletes deletes;
   private final Reviews reviews;
+  private final ServiceAccountTokens tokens;
 
   ApiHandler(RequestLog requestLog, Store store, String serverVersion, PodLogSource podLogSource,
       long bookmarkIntervalMillis, FaultInjector faults) {
@@ -64,7 +65,8 @@ final class ApiHandler implements HttpHandler {
     this.writes = new Writes(store, validation, admission);
     this.patches = new PatchRequests(store, writes, mergeTypes);
     this.deletes = new Deletes(store, this);
-    this.reviews = new Reviews(admission);
+    this.tokens = new ServiceAccountTokens(store, java.time.Clock.systemUTC());
+    this.reviews = new Reviews(admission, tokens);
     store.addListener(event -> {
       if (event.object().kind().equals(CRDS)) {
         discovery.invalidate();
@@ -197,6 +199,9 @@ final class ApiHandler implements HttpHandler {
         return Response.methodNotAllowed();
       }
       String path = rawPath.indexOf('?') < 0 ? rawPath : rawPath.substring(0, rawPath.indexOf('?'));
+      if (ServiceAccountTokens.isOidcPath(path)) {
+        return tokens.oidc(path);
+      }
       return discovery.handle(path, exchange.getRequestHeaders().getFirst("Host"),
           exchange.getRequestHeaders().getFirst("Accept"));
     }
@@ -275,6 +280,9 @@ final class ApiHandler implements HttpHandler {
           return Response.methodNotAllowed();
       }
     }
+    if (rp.group().isEmpty() && rp.plural().equals("serviceaccounts") && sub.equals("token")) {
+      return method.equals("POST") ? tokens.request(target, contentType, body) : Response.methodNotAllowed();
+    }
     if (rp.group().isEmpty() && rp.plural().equals("pods")) {
       switch (sub) {
         case "log":
@@ -322,6 +330,11 @@ final class ApiHandler implements HttpHandler {
     List<JsonNode> crds = new ArrayList<>();
     store.list(CRDS, null).forEach(s -> crds.add(s.object()));
     return crds;
+  }
+
+  /** Creates {@code object} as a client's POST would (admission, validation); for the built-in controllers. */
+  Response create(Target target, ObjectNode object) {
+    return writes.createObject(target, object, new ArrayList<>(), AdmissionRequest.Operation.CREATE);
   }
 
   /** Commits {@code candidate} over {@code current} ({@link Writes#commitUpdate}); for the garbage collector. */

@@ -29,8 +29,9 @@ final class Discovery {
   private static final List<String> SUBRESOURCE_VERBS = List.of("get", "patch", "update");
 
   /**
-   * A built-in resource; {@code flags} holds "status", "scale", "all" (category), "cluster" (not namespaced) and
-   * "review" (create-only, answered and never stored, as access and token reviews).
+   * A built-in resource; {@code flags} holds "status", "scale", "all" (category), "cluster" (not namespaced),
+   * "review" (create-only, answered and never stored, as access and token reviews) and "token" (a
+   * {@code /token} subresource, ServiceAccounts' TokenRequest).
    */
   private record Builtin(String plural, String kind, List<String> flags, List<String> shortNames) {
     boolean has(String flag) {
@@ -61,7 +62,7 @@ final class Discovery {
           r("replicationcontrollers", "ReplicationController", "status,scale,all", "rc"),
           r("resourcequotas", "ResourceQuota", "status", "quota"),
           r("secrets", "Secret", ""),
-          r("serviceaccounts", "ServiceAccount", "", "sa"),
+          r("serviceaccounts", "ServiceAccount", "token", "sa"),
           r("services", "Service", "status,all", "svc"))),
       new GroupVersion("apps", "v1", List.of(
           r("controllerrevisions", "ControllerRevision", ""),
@@ -271,6 +272,10 @@ final class Discovery {
         }
         if (b.has("scale")) {
           resources.add(scale(b.plural(), !b.has("cluster")));
+        }
+        if (b.has("token")) {
+          resources.add(resource(b.plural() + "/token", "", "TokenRequest", true, List.of("create"), List.of(),
+              List.of()).put("group", "authentication.k8s.io").put("version", "v1"));
         }
       }
     }

@@ -48,6 +48,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li><b>Subresources</b>: {@code status}; {@code pods/log} through a {@link PodLogSource}
  *   ({@link Builder#podLogs}); {@code exec}, {@code attach}, {@code portforward} answer 400 "Upgrade request
  *   required"; any other subresource answers 404, and a method a path does not serve 405, with a Status.</li>
+ *   <li><b>ServiceAccount tokens</b> ({@link ServiceAccountTokens}): a {@code default} ServiceAccount per namespace
+ *   ({@link DefaultServiceAccounts}), {@code serviceaccounts/<name>/token} (TokenRequest), TokenReviews that verify
+ *   the token, OIDC discovery and JWKS; access reviews allow everything.</li>
  *   <li><b>Garbage collection</b> through ownerReferences, background, foreground and orphan
  *   ({@link GarbageCollector}).</li>
  *   <li><b>Custom resources</b> pruned, defaulted and validated against their CRD's schema and CEL rules (transition
@@ -80,8 +83,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * in resourceVersion order.
  *
  * <p>Transport: plain HTTP by default; HTTPS with a self-signed certificate on request ({@link Builder#https}), the
- * kubeconfig then skips verification. No authentication or authorization. Watches are served over HTTP streaming
- * only; {@link #config()} tells fabric8 to use it, and other fabric8 clients fall back to it.
+ * kubeconfig then skips verification. Requests are not authenticated or authorized. Watches are served over HTTP
+ * streaming only; {@link #config()} tells fabric8 to use it, and other fabric8 clients fall back to it.
  *
  * <p>Limits: one version per kind (no conversion), no namespace lifecycle (objects can be created in namespaces that
  * do not exist), built-in kinds are not validated, lists ignore
@@ -112,6 +115,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
   private final Store store;
   private final ApiHandler handler;
   private final GarbageCollector garbageCollector;
+  private final DefaultServiceAccounts serviceAccounts;
   private final List<KubernetesClient> clients = new ArrayList<>();
   private HttpServer server;
   private ExecutorService executor;
@@ -129,6 +133,8 @@ public final class EmbeddedApiServer implements AutoCloseable {
         builder.bookmarkIntervalMillis, faults);
     this.garbageCollector = new GarbageCollector(handler);
     store.addListener(garbageCollector);
+    this.serviceAccounts = new DefaultServiceAccounts(handler);
+    store.addListener(serviceAccounts);
   }
 
   public static Builder builder() {
@@ -374,6 +380,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
       server.stop(0);
       executor.shutdownNow();
       garbageCollector.close();
+      serviceAccounts.close();
       server = null;
     }
   }

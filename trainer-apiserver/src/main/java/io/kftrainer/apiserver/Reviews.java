@@ -10,15 +10,20 @@ import static io.kftrainer.apiserver.AdmissionChain.ALL_PHASES;
 import static io.kftrainer.apiserver.KubeJson.metadata;
 import static io.kftrainer.apiserver.KubeJson.parseObject;
 
-/** Access and token reviews: answered (everything allowed, unless an admission hook says otherwise), never stored. */
+/**
+ * Access and token reviews, answered and never stored. Access reviews allow everything (unless an admission hook
+ * says otherwise); token reviews verify the token ({@link ServiceAccountTokens#review}).
+ */
 final class Reviews {
 
   private static final String STATUS = "status";
 
   private final AdmissionChain admission;
+  private final ServiceAccountTokens tokens;
 
-  Reviews(AdmissionChain admission) {
+  Reviews(AdmissionChain admission, ServiceAccountTokens tokens) {
     this.admission = admission;
+    this.tokens = tokens;
   }
 
   static boolean isReview(Target target) {
@@ -26,8 +31,9 @@ final class Reviews {
   }
 
   /**
-   * Access and token reviews are answered, never stored. This server has no authentication or authorization:
-   * everything is allowed, and admission hooks may answer otherwise.
+   * Access and token reviews are answered, never stored. This server has no authorization: every access is
+   * allowed, and admission hooks may answer otherwise. Tokens are verified as kube-apiserver verifies
+   * ServiceAccount tokens.
    */
   Response review(Target target, String contentType, byte[] body) {
     ObjectNode review = parseObject(body, contentType);
@@ -44,7 +50,7 @@ final class Reviews {
         status.put("incomplete", false);
         break;
       case "tokenreviews":
-        status.put("authenticated", true).putObject("user").put("username", "admin");
+        status = tokens.review(review.path("spec"));
         break;
       case "selfsubjectreviews":
         status.putObject("userInfo").put("username", "admin");

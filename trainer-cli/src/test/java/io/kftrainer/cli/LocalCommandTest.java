@@ -129,7 +129,8 @@ class LocalCommandTest {
     create("progress", trainJob -> { });
 
     await().atMost(TIMEOUT).untilAsserted(() -> assertThat(OUT.toString()).contains(
-        "trainjob default/progress: created JobSet progress, ConfigMap progress-runtime-snapshot\n"));
+        "trainjob default/progress: created JobSet progress, ConfigMap progress-runtime-snapshot, "
+            + "ConfigMap progress-tls-config\n"));
   }
 
   static Stream<Arguments> invalidTrainJobs() {
@@ -238,7 +239,7 @@ class LocalCommandTest {
 
     assertThat(kubectl("create", "-f", file.toString())).isEqualTo("trainjob.trainer.kubeflow.org/with-kubectl created\n");
     await().atMost(TIMEOUT).untilAsserted(() -> assertThat(kubectl("get", "trainjobs"))
-        .containsPattern("NAME +STATE +AGE\n(.*\n)*with-kubectl +\\S+\n"));
+        .containsPattern("NAME +STATE +PROGRESS +AGE\n(.*\n)*with-kubectl +\\S+\n"));
     assertThat(kubectl("get", "jobsets,configmaps")).contains("jobset.jobset.x-k8s.io/with-kubectl",
         "configmap/with-kubectl-runtime-snapshot");
 

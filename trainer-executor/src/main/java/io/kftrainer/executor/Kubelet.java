@@ -53,6 +53,7 @@ final class Kubelet {
   private final HostTable hosts;
   private final PortTable ports;
   private final ContainerEnv containerEnv;
+  private final ProjectedVolumes projected;
   private final Path rshAgent;
   private final Map<String, PodRun> runs = new ConcurrentHashMap<>();
   private final Map<String, String> lastPhase = new LinkedHashMap<>();
@@ -70,6 +71,7 @@ final class Kubelet {
     this.hosts = hosts;
     this.ports = ports;
     this.containerEnv = new ContainerEnv(client);
+    this.projected = new ProjectedVolumes(client, java.time.Clock.systemUTC());
     this.rshAgent = rshAgent;
   }
 
@@ -154,7 +156,7 @@ final class Kubelet {
     }
     PodVolumes volumes;
     try {
-      volumes = PodVolumes.create(client, pod, runDir, podDir);
+      volumes = PodVolumes.create(client, pod, runDir, podDir, projected, run.podIp);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (ContainerEnv.ConfigError e) {
@@ -208,6 +210,7 @@ final class Kubelet {
 
   private void stop(String id, PodRun run) {
     runs.remove(id);
+    projected.forget(id);
     Thread t = new Thread(() -> run.kill(2000), "kill-" + id);
     t.setDaemon(true);
     t.start();
@@ -226,6 +229,7 @@ final class Kubelet {
 
   /** Ends every pod's processes (local mode stops). */
   void stopAll() {
+    projected.close();
     runs.values().forEach(r -> r.kill(1000));
     runs.clear();
   }
@@ -261,6 +265,7 @@ final class Kubelet {
     }
     if (run.finished() && !run.finishSeen) {
       run.finishSeen = true;
+      projected.forget(id);
       if (runs.values().stream().noneMatch(r -> r.group.equals(run.group) && !r.finished())) {
         ports.release(run.group);
       }

@@ -23,7 +23,8 @@ import java.util.Optional;
  * A pod's volumes as directories of the run directory: {@code emptyDir} per pod
  * ({@code <run>/<ns>/pods/<pod>/volumes/<name>}), a PVC per namespace and claim
  * ({@code <run>/<ns>/pvc/<claim>}, so initializers and trainers share it), {@code configMap} and {@code secret}
- * written as files, {@code hostPath} as is. {@link #mounts} maps each mount path of a container to its directory.
+ * written as files, {@code projected} ones by {@link ProjectedVolumes}, {@code hostPath} as is. {@link #mounts}
+ * maps each mount path of a container to its directory.
  */
 final class PodVolumes {
 
@@ -33,6 +34,12 @@ final class PodVolumes {
   }
 
   static PodVolumes create(KubernetesClient client, Pod pod, Path runDir, Path podDir) throws IOException {
+    return create(client, pod, runDir, podDir, null, null);
+  }
+
+  /** With {@code projected} volumes ({@link ProjectedVolumes}) written for the pod {@code podIp}. */
+  static PodVolumes create(KubernetesClient client, Pod pod, Path runDir, Path podDir, ProjectedVolumes projected,
+      String podIp) throws IOException {
     PodVolumes volumes = new PodVolumes();
     String ns = pod.getMetadata().getNamespace();
     for (Volume volume : Optional.ofNullable(pod.getSpec().getVolumes()).orElse(List.of())) {
@@ -46,28 +53,13 @@ final class PodVolumes {
         dir = podDir.resolve("volumes").resolve(volume.getName());
         Files.createDirectories(dir);
         if (volume.getConfigMap() != null) {
-          ConfigMap cm = client.configMaps().inNamespace(ns).withName(volume.getConfigMap().getName()).get();
-          if (cm == null && !Boolean.TRUE.equals(volume.getConfigMap().getOptional())) {
-            throw new ContainerEnv.ConfigError("configmap \"" + volume.getConfigMap().getName() + "\" not found");
-          }
-          Map<String, byte[]> data = new LinkedHashMap<>();
-          if (cm != null && cm.getData() != null) {
-            cm.getData().forEach((k, v) -> data.put(k, v.getBytes(StandardCharsets.UTF_8)));
-          }
-          if (cm != null && cm.getBinaryData() != null) {
-            cm.getBinaryData().forEach((k, v) -> data.put(k, Base64.getDecoder().decode(v)));
-          }
-          write(dir, data, volume.getConfigMap().getItems());
+          write(dir, configMapData(client, ns, volume.getConfigMap().getName(), volume.getConfigMap().getOptional()),
+              volume.getConfigMap().getItems());
         } else if (volume.getSecret() != null) {
-          Secret secret = client.secrets().inNamespace(ns).withName(volume.getSecret().getSecretName()).get();
-          if (secret == null && !Boolean.TRUE.equals(volume.getSecret().getOptional())) {
-            throw new ContainerEnv.ConfigError("secret \"" + volume.getSecret().getSecretName() + "\" not found");
-          }
-          Map<String, byte[]> data = new LinkedHashMap<>();
-          if (secret != null) {
-            ContainerEnv.secretData(secret).forEach((k, v) -> data.put(k, v.getBytes(StandardCharsets.UTF_8)));
-          }
-          write(dir, data, volume.getSecret().getItems());
+          write(dir, secretData(client, ns, volume.getSecret().getSecretName(), volume.getSecret().getOptional()),
+              volume.getSecret().getItems());
+        } else if (volume.getProjected() != null && projected != null) {
+          projected.write(ns + "/" + pod.getMetadata().getName(), pod, podIp, volume.getProjected(), dir);
         }
       }
       volumes.directories.put(volume.getName(), dir);
@@ -96,7 +88,36 @@ final class PodVolumes {
     return mounts;
   }
 
-  private static void write(Path dir, Map<String, byte[]> data, List<KeyToPath> items) throws IOException {
+  /** A ConfigMap's data and binary data by key; empty when it is absent and {@code optional}. */
+  static Map<String, byte[]> configMapData(KubernetesClient client, String namespace, String name, Boolean optional) {
+    ConfigMap cm = client.configMaps().inNamespace(namespace).withName(name).get();
+    if (cm == null && !Boolean.TRUE.equals(optional)) {
+      throw new ContainerEnv.ConfigError("configmap \"" + name + "\" not found");
+    }
+    Map<String, byte[]> data = new LinkedHashMap<>();
+    if (cm != null && cm.getData() != null) {
+      cm.getData().forEach((k, v) -> data.put(k, v.getBytes(StandardCharsets.UTF_8)));
+    }
+    if (cm != null && cm.getBinaryData() != null) {
+      cm.getBinaryData().forEach((k, v) -> data.put(k, Base64.getDecoder().decode(v)));
+    }
+    return data;
+  }
+
+  /** A Secret's data by key; empty when it is absent and {@code optional}. */
+  static Map<String, byte[]> secretData(KubernetesClient client, String namespace, String name, Boolean optional) {
+    Secret secret = client.secrets().inNamespace(namespace).withName(name).get();
+    if (secret == null && !Boolean.TRUE.equals(optional)) {
+      throw new ContainerEnv.ConfigError("secret \"" + name + "\" not found");
+    }
+    Map<String, byte[]> data = new LinkedHashMap<>();
+    if (secret != null) {
+      ContainerEnv.secretData(secret).forEach((k, v) -> data.put(k, v.getBytes(StandardCharsets.UTF_8)));
+    }
+    return data;
+  }
+
+  static void write(Path dir, Map<String, byte[]> data, List<KeyToPath> items) throws IOException {
     if (items == null || items.isEmpty()) {
       for (Map.Entry<String, byte[]> e : data.entrySet()) {
         Files.write(dir.resolve(e.getKey()), e.getValue());

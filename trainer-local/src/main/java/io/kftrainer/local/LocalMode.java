@@ -17,6 +17,7 @@ import io.kftrainer.operator.app.OperatorComponent;
 import io.kftrainer.operator.app.OperatorConfig;
 import io.kftrainer.operator.app.TrainerOperator;
 import io.kftrainer.operator.plugins.OperatorPlugins;
+import io.kftrainer.operator.status.TrainJobStatusFeature;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
@@ -51,8 +52,10 @@ import org.slf4j.LoggerFactory;
  *       operator's webhook Service routed to the webhook server's port on 127.0.0.1 ({@link ServiceRoutes});</li>
  *   <li>installs the default ClusterTrainingRuntimes;</li>
  *   <li>builds and starts a {@link TrainerOperator} exactly as {@code run} does, with the same components (webhook
- *       server with generated certificates, health and metrics), leader election off, every namespace watched, the
- *       health and metrics servers on ephemeral ports, and a client of the embedded server;</li>
+ *       server with generated certificates, health and metrics, status server), leader election off, every
+ *       namespace watched, the health and metrics servers on ephemeral ports, the feature gate
+ *       {@code TrainJobStatus} on (the status server on a free port of 127.0.0.1), and a client of the embedded
+ *       server;</li>
  *   <li>waits until the operator's certificate manager has published its CA bundle in the webhook configurations
  *       (the webhooks are callable) and the operator is ready;</li>
  *   <li>reports TrainJob progress ({@link TrainJobProgress}) and writes the kubeconfig. The server itself
@@ -121,7 +124,8 @@ public final class LocalMode implements AutoCloseable {
     TrainerOperator.Builder builder = TrainerOperator.builder(config, operatorClient)
         .meterRegistry(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT))
         .identity(IDENTITY)
-        .plugins(OperatorPlugins.load(options.pluginsDir, options.pluginConfig, config.statusConditions()));
+        .plugins(OperatorPlugins.load(options.pluginsDir, options.pluginConfig, config.statusConditions(),
+            TrainJobStatusFeature.pluginSections(config)));
     options.components.forEach(builder::component);
     operator = builder.build();
     resources.add(this::stopOperator);
@@ -247,7 +251,10 @@ public final class LocalMode implements AutoCloseable {
         // on this machine only: Prometheus text over plain HTTP, as curl reads it
         .withMetrics(OperatorConfig.Metrics.plainHttp(OperatorConfig.LOOPBACK_ADDRESS))
         // the API server is in this process and serves no one else: no client-side rate limit to protect it
-        .withKubeApi(0, defaults.kubeApiBurst()));
+        .withKubeApi(0, defaults.kubeApiBurst())
+        // training progress: the TrainJobStatus gate is on in local mode (upstream's default is off), on a free port
+        .withTrainJobStatusEnabled(true)
+        .withStatusServer(freePort(), defaults.statusServerQps(), defaults.statusServerBurst()));
   }
 
   private void awaitReady() throws InterruptedException {

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.kftrainer.api.v1alpha1.TrainJob;
 import io.kftrainer.api.v1alpha1.TrainerConstants;
+import io.kftrainer.api.v1alpha1.TrainerStatus;
 import io.kftrainer.framework.runner.Conditions;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -23,6 +24,7 @@ import java.util.function.Function;
  *
  * <pre>
  * trainjob default/mnist: created JobSet mnist, ConfigMap mnist-runtime-snapshot
+ * trainjob default/mnist: 40% (about 12 s left) loss=0.031
  * trainjob default/mnist: Complete (AllJobsCompleted)
  * trainjob default/bad: Failed (TrainingRuntimeNotSupported): spec.runtimeRef: Not found: ...
  * trainjob default/mnist: deleted
@@ -32,6 +34,7 @@ import java.util.function.Function;
  * for a false condition and for {@code Failed}, where it explains what went wrong. Children not shown yet
  * ({@link TrainJobChildren}) follow the first line of a transition, or make a {@code created} line of their own
  * when the JobSet appears ({@link #childrenChanged}): upstream's conditions say nothing when the children are made.
+ * Each new report of the training code ({@code status.trainerStatus}, {@link TrainerStatusLine}) makes a line too.
  *
  * <p>Called by the TrainJob and JobSet informer threads; keeps per TrainJob uid the conditions and children already
  * shown.
@@ -44,6 +47,7 @@ final class TrainJobProgress implements ResourceEventHandler<TrainJob> {
   private final Function<TrainJob, List<HasMetadata>> children;
   private final Consumer<String> out;
   private final Map<String, Shown> shown = new ConcurrentHashMap<>();
+  private final Map<String, TrainerStatus> progressShown = new ConcurrentHashMap<>();
 
   /**
    * @param children finds a TrainJob's children ({@link TrainJobChildren#of})
@@ -67,6 +71,7 @@ final class TrainJobProgress implements ResourceEventHandler<TrainJob> {
   @Override
   public synchronized void onDelete(TrainJob trainJob, boolean deletedFinalStateUnknown) {
     shown.remove(trainJob.getMetadata().getUid());
+    progressShown.remove(trainJob.getMetadata().getUid());
     out.accept(prefix(trainJob) + "deleted");
   }
 
@@ -94,6 +99,7 @@ final class TrainJobProgress implements ResourceEventHandler<TrainJob> {
   }
 
   private synchronized void report(TrainJob trainJob) {
+    reportProgress(trainJob);
     Shown before = shownFor(trainJob);
     List<Condition> conditions = trainJob.getStatus() == null || trainJob.getStatus().getConditions() == null
         ? List.of() : trainJob.getStatus().getConditions();
@@ -115,6 +121,15 @@ final class TrainJobProgress implements ResourceEventHandler<TrainJob> {
       }
       out.accept(line);
     }
+  }
+
+  private void reportProgress(TrainJob trainJob) {
+    TrainerStatus status = trainJob.getStatus() == null ? null : trainJob.getStatus().getTrainerStatus();
+    if (status == null || status.equals(progressShown.get(trainJob.getMetadata().getUid()))) {
+      return;
+    }
+    progressShown.put(trainJob.getMetadata().getUid(), status);
+    TrainerStatusLine.of(status).ifPresent(line -> out.accept(prefix(trainJob) + line));
   }
 
   private static String describe(Condition condition) {

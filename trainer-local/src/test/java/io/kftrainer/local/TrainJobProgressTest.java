@@ -8,7 +8,9 @@ import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.kftrainer.api.jobset.v1alpha2.JobSet;
 import io.kftrainer.api.v1alpha1.TrainJob;
+import io.kftrainer.api.v1alpha1.Metric;
 import io.kftrainer.api.v1alpha1.TrainJobStatus;
+import io.kftrainer.api.v1alpha1.TrainerStatus;
 import io.kftrainer.testkit.Fixtures;
 import java.util.ArrayList;
 import java.util.List;
@@ -82,6 +84,29 @@ class TrainJobProgressTest {
     progress.onDelete(trainJob(), false);
 
     assertThat(lines).containsExactly("trainjob default/mnist: deleted");
+  }
+
+  @Test
+  void eachNewReportOfTheTrainingCodeMakesALine() {
+    TrainerStatus first = new TrainerStatus().withProgressPercentage(40).withEstimatedRemainingSeconds(12)
+        .withMetrics(List.of(new Metric().withName("loss").withValue("0.031"))).withLastUpdatedTime("t1");
+    TrainerStatus later = new TrainerStatus().withProgressPercentage(90).withEstimatedRemainingSeconds(600)
+        .withMetrics(List.of(new Metric().withName("loss").withValue("0.02"),
+            new Metric().withName("epoch").withValue("3"))).withLastUpdatedTime("t2");
+
+    progress.onUpdate(trainJob(), withProgress(trainJob(), first));
+    progress.onUpdate(trainJob(), withProgress(trainJob(), first));
+    progress.onUpdate(trainJob(), withProgress(trainJob(), later));
+    progress.onUpdate(trainJob(), withProgress(trainJob(), new TrainerStatus().withLastUpdatedTime("t3")));
+
+    assertThat(lines).containsExactly(
+        "trainjob default/mnist: 40% (about 12 s left) loss=0.031",
+        "trainjob default/mnist: 90% (about 10 min left) loss=0.02 epoch=3");
+  }
+
+  private static TrainJob withProgress(TrainJob trainJob, TrainerStatus status) {
+    trainJob.getStatus().setTrainerStatus(status);
+    return trainJob;
   }
 
   private static TrainJob trainJob(Condition... conditions) {

@@ -22,6 +22,9 @@ import io.kftrainer.api.crd.SchemaPatch;
 @Plural("trainjobs")
 @AdditionalPrinterColumn(name = "State", jsonPath = ".status.conditions[-1:].type",
     type = AdditionalPrinterColumn.Type.STRING)
+// Not upstream's (an extra column is wire-compatible): what the training code last reported, in percent.
+@AdditionalPrinterColumn(name = "Progress", jsonPath = ".status.trainerStatus.progressPercentage",
+    type = AdditionalPrinterColumn.Type.INTEGER)
 @AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp",
     type = AdditionalPrinterColumn.Type.DATE)
 @ValidationRule(value = "self.metadata.name.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$')",

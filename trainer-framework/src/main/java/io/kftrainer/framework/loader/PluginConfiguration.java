@@ -46,10 +46,27 @@ public final class PluginConfiguration {
 
   private final String source;
   private final Map<String, JsonNode> sections;
+  private final Map<String, JsonNode> defaults;
 
   private PluginConfiguration(String source, Map<String, JsonNode> sections) {
+    this(source, sections, Map.of());
+  }
+
+  private PluginConfiguration(String source, Map<String, JsonNode> sections, Map<String, JsonNode> defaults) {
     this.source = source;
     this.sections = sections;
+    this.defaults = defaults;
+  }
+
+  /**
+   * The same configuration over sections the operator derives from its own settings (as upstream hands plugins
+   * its configuration): a plugin's section here is the base, and the fields of the file's section replace its
+   * fields. A default section for a plugin that is not loaded is ignored.
+   */
+  public PluginConfiguration withDefaults(Map<String, ? extends Map<String, ?>> operatorSections) {
+    Map<String, JsonNode> merged = new LinkedHashMap<>(defaults);
+    operatorSections.forEach((name, section) -> merged.put(name, YAML.valueToTree(section)));
+    return new PluginConfiguration(source, sections, merged);
   }
 
   /** No configuration: every configurable plugin gets its defaults. */
@@ -127,8 +144,14 @@ public final class PluginConfiguration {
     }
   }
 
-  private static Optional<Object> bind(Configurable<?> plugin, JsonNode section, List<String> problems) {
+  private Optional<Object> bind(Configurable<?> plugin, JsonNode section, List<String> problems) {
     JsonNode node = section == null || section.isNull() ? YAML.createObjectNode() : section;
+    JsonNode base = defaults.get(plugin.name());
+    if (base instanceof com.fasterxml.jackson.databind.node.ObjectNode merged && node.isObject()) {
+      merged = merged.deepCopy();
+      merged.setAll((com.fasterxml.jackson.databind.node.ObjectNode) node);
+      node = merged;
+    }
     try {
       return Optional.of(YAML.treeToValue(node, plugin.configType()));
     } catch (JsonMappingException e) {

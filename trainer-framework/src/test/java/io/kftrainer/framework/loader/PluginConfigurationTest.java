@@ -7,6 +7,7 @@ import io.kftrainer.framework.runner.PluginSetupException;
 import io.kftrainer.framework.spi.Configurable;
 import io.kftrainer.framework.spi.Plugin;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class PluginConfigurationTest {
@@ -60,6 +61,22 @@ class PluginConfigurationTest {
     assertThat(effective).containsOnlyKeys("quota");
     assertThat(PluginConfiguration.toYaml(effective.get("quota")))
         .isEqualTo("maxNodes: 4\nlimits:\n- resource: \"gpu\"\n  max: 2\n");
+  }
+
+  @Test
+  void theOperatorsSectionIsTheBaseAndTheFilesFieldsReplaceItsFields() {
+    PluginConfiguration.parse("quota:\n  limits: [{resource: gpu, max: 2}]\n", "f")
+        .withDefaults(Map.of("quota", Map.of("maxNodes", 3, "limits", List.of()), "absent", Map.of("x", 1)))
+        .apply(List.of(quota));
+
+    assertThat(quota.config).isEqualTo(new QuotaConfig(3, List.of(new Limit("gpu", 2))));
+  }
+
+  @Test
+  void withoutAFileSectionThePluginGetsTheOperatorsSection() {
+    PluginConfiguration.empty().withDefaults(Map.of("quota", Map.of("maxNodes", 5))).apply(List.of(quota));
+
+    assertThat(quota.config).isEqualTo(new QuotaConfig(5, List.of()));
   }
 
   @Test

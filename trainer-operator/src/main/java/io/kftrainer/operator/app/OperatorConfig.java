@@ -316,6 +316,13 @@ public record OperatorConfig(Optional<Path> kubeconfig, Path pluginsDir, Set<Str
         trainJobStatusEnabled, statusServerPort, statusServerQps, statusServerBurst);
   }
 
+
+  public OperatorConfig withTrainJobStatusEnabled(boolean enabled) {
+    return new OperatorConfig(kubeconfig, pluginsDir, namespaces, operatorNamespace, webhook, healthPort, metricsPort,
+        leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings, bindAddress, createdCondition,
+        allowPluginLoadFailures, pluginCallTimeout, health, metrics, tls, enabled, statusServerPort, statusServerQps,
+        statusServerBurst);
+  }
   /** The status server: switched on by the {@code TrainJobStatus} feature gate, on {@code port}. */
   public OperatorConfig withStatusServer(boolean enabled, int port, double qps, int burst) {
     return new OperatorConfig(kubeconfig, pluginsDir, namespaces, operatorNamespace, webhook, healthPort, metricsPort,

@@ -3,6 +3,7 @@ package io.kftrainer.operator.app;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kftrainer.framework.runner.PhaseRunner;
 import io.kftrainer.framework.spi.ObjectLookup;
+import io.kftrainer.webhook.cert.WebhookCertificates;
 import io.kftrainer.operator.plugins.OperatorPlugins;
 import io.kftrainer.runtime.RuntimeResolver;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -20,8 +21,10 @@ import java.util.function.BooleanSupplier;
  * @param meterRegistry where the controller's metrics are registered (for {@code /metrics})
  * @param readiness the process's readiness; components add their own checks
  * @param leader whether this process holds the leader-election Lease (always true without leader election)
+ * @param webhookCertificates the webhook's TLS certificates, as {@code config} asks for them: started by the webhook
+ *     server, and presented by the status server too
  */
 public record OperatorContext(OperatorConfig config, KubernetesClient client, OperatorPlugins plugins,
     PhaseRunner runner, ObjectLookup cluster, RuntimeResolver runtimes, MeterRegistry meterRegistry,
-    Readiness readiness, BooleanSupplier leader) {
+    Readiness readiness, BooleanSupplier leader, WebhookCertificates webhookCertificates) {
 }

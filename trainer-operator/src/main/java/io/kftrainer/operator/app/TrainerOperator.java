@@ -20,6 +20,7 @@ import io.kftrainer.operator.controller.TrainJobEvents;
 import io.kftrainer.operator.controller.TrainJobReconciler;
 import io.kftrainer.operator.metrics.ControllerRuntimeMetrics;
 import io.kftrainer.operator.plugins.OperatorPlugins;
+import io.kftrainer.operator.status.TrainJobStatusFeature;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
@@ -83,7 +84,8 @@ public final class TrainerOperator {
     this.config = builder.config;
     this.client = builder.client;
     this.plugins = builder.plugins != null ? builder.plugins
-        : OperatorPlugins.load(config.pluginsDir(), Optional.empty(), config.statusConditions());
+        : OperatorPlugins.load(config.pluginsDir(), Optional.empty(), config.statusConditions(),
+            TrainJobStatusFeature.pluginSections(config));
     if (!config.allowPluginLoadFailures()) {
       plugins.loadError().ifPresent(error -> {
         throw error;
@@ -95,7 +97,7 @@ public final class TrainerOperator {
     this.identity = builder.identity != null ? builder.identity : "trainer-operator_" + UUID.randomUUID();
     this.runtimes = new CachedRuntimeResolver(cache, client.getKubernetesSerialization());
     OperatorContext context = new OperatorContext(config, client, plugins, runner, cache, runtimes, meterRegistry,
-        readiness, this::isLeader);
+        readiness, this::isLeader, WebhookComponent.certificates(config, client, clock));
     builder.componentFactories.forEach(factory -> components.add(factory.create(context)));
   }
 

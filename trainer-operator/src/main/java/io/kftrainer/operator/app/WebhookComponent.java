@@ -1,5 +1,8 @@
 package io.kftrainer.operator.app;
 
+import java.util.List;
+import org.bouncycastle.util.IPAddress;
+
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kftrainer.operator.controller.CacheObjectLookup;
 import io.kftrainer.webhook.WebhookPaths;
@@ -33,7 +36,7 @@ public final class WebhookComponent implements OperatorComponent {
     var serialization = context.client().getKubernetesSerialization();
     WebhookServer server = new WebhookServer(
         new InetSocketAddress(context.config().bindAddress(), context.config().webhook().port()),
-        certificates(context.config(), context.client(), clock),
+        context.webhookCertificates(),
         WebhookPaths.handlers(context.runner(), context.runtimes(), context.cluster(), clock, serialization),
         serialization, context.cluster() instanceof CacheObjectLookup cache ? cache::isSynced : () -> true,
         context.config().tls());
@@ -41,14 +44,26 @@ public final class WebhookComponent implements OperatorComponent {
     return new WebhookComponent(server);
   }
 
-  /** The certificate source {@code config} asks for: a mounted directory, or generated and kept in a Secret. */
-  static WebhookCertificates certificates(OperatorConfig config, KubernetesClient client, Clock clock) {
+  /**
+   * The certificate source {@code config} asks for: a mounted directory, or generated and kept in a Secret. The
+   * operator makes one ({@link OperatorContext#webhookCertificates()}), which the status server presents too.
+   */
+  public static WebhookCertificates certificates(OperatorConfig config, KubernetesClient client, Clock clock) {
     OperatorConfig.Webhook webhook = config.webhook();
     if (webhook.certDir().isPresent()) {
       return new MountedCertificates(webhook.certDir().get(), MountedCertificates.DEFAULT_POLL_INTERVAL);
     }
     return new GeneratedCertificates(client, config.operatorNamespace(), webhook.secretName(), webhook.serviceName(),
-        clock, new RotationPolicy(), GeneratedCertificates.DEFAULT_CHECK_INTERVAL);
+        boundAddress(config.bindAddress()), clock, new RotationPolicy(), GeneratedCertificates.DEFAULT_CHECK_INTERVAL);
+  }
+
+  /**
+   * The servers' address when they listen on one IP address (local mode's 127.0.0.1), which clients then call
+   * directly (the status server's training code); none for every interface ({@code 0.0.0.0}, a cluster's default).
+   */
+  private static List<String> boundAddress(String bindAddress) {
+    boolean wildcard = bindAddress.equals("0.0.0.0") || bindAddress.equals("::");
+    return !wildcard && IPAddress.isValid(bindAddress) ? List.of(bindAddress) : List.of();
   }
 
   /** The server, for tests that talk to it. */

@@ -1,7 +1,9 @@
 package io.kftrainer.operator.command;
 
 import io.kftrainer.framework.runner.StatusConditions;
+import io.kftrainer.operator.app.OperatorConfig;
 import io.kftrainer.operator.plugins.OperatorPlugins;
+import io.kftrainer.operator.status.TrainJobStatusFeature;
 import java.nio.file.Path;
 import java.util.Optional;
 import picocli.CommandLine.Option;
@@ -33,6 +35,15 @@ public final class PluginsDirOption {
   /** The built-in plugins plus those of {@code --plugins-dir}, configured from {@code --plugin-config}. */
   public OperatorPlugins load() {
     return load(StatusConditions.UPSTREAM);
+  }
+
+  /**
+   * As {@link #load()}, for an operator configured with {@code config}: the condition types it writes, and the plugin
+   * sections derived from its configuration (the TrainJobStatus plugin's).
+   */
+  public OperatorPlugins load(OperatorConfig config) {
+    return OperatorPlugins.load(pluginsDir, pluginConfig(), config.statusConditions(),
+        TrainJobStatusFeature.pluginSections(config));
   }
 
   /** As {@link #load()}, with a runner that writes the condition types {@code conditions}. */

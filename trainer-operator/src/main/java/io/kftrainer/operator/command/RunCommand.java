@@ -12,6 +12,7 @@ import io.kftrainer.operator.config.ConfigurationValidation;
 import io.kftrainer.operator.config.FeatureGates;
 import io.kftrainer.operator.ops.MetricsServer;
 import io.kftrainer.operator.ops.OpsServer;
+import io.kftrainer.operator.status.StatusServerComponent;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.nio.file.Path;
@@ -230,7 +231,7 @@ public final class RunCommand implements Callable<Integer> {
       TrainerOperator.Builder builder = TrainerOperator.builder(config, client)
           .meterRegistry(metrics)
           .identity(identity())
-          .plugins(plugins.load(config.statusConditions()));
+          .plugins(plugins.load(config));
       components().forEach(builder::component);
       TrainerOperator operator = builder.build();
       operator.installShutdownHook();
@@ -248,7 +249,8 @@ public final class RunCommand implements Callable<Integer> {
    * The servers that run next to the controller, in start order: health probes first (the kubelet probes the
    * process while the webhook certificate is being set up), then the admission webhooks, then the metrics, served
    * with the webhook server's certificate once it has one (as upstream's manager starts its metrics server once
-   * the certificates are ready).
+   * the certificates are ready), then the status server (with feature gate TrainJobStatus), which presents the
+   * webhook's certificate too.
    */
   public static List<OperatorComponent.Factory> components() {
     AtomicReference<WebhookComponent> webhook = new AtomicReference<>();
@@ -258,7 +260,8 @@ public final class RunCommand implements Callable<Integer> {
           webhook.set(component);
           return component;
         },
-        MetricsServer.factory(() -> webhook.get().server().certificates().keyManager().serverContext()));
+        MetricsServer.factory(() -> webhook.get().server().certificates().keyManager().serverContext()),
+        StatusServerComponent.factory());
   }
 
   /** The pod name (HOSTNAME in a pod) plus a random part, as client-go's leader-election identities. */

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 /**
@@ -32,6 +33,8 @@ public final class CacheObjectLookup implements ObjectLookup {
   private final Map<Class<?>, InformerEventSource<? extends HasMetadata, TrainJob>> informers =
       new ConcurrentHashMap<>();
   private volatile ResourceCache<TrainJob> trainJobs;
+  private final Map<ResourceID, Supplier<? extends Optional<? extends HasMetadata>>> objects =
+      new ConcurrentHashMap<>();
 
   void registerTrainJobs(ResourceCache<TrainJob> cache) {
     this.trainJobs = cache;
@@ -68,8 +71,26 @@ public final class CacheObjectLookup implements ObjectLookup {
     return !indicators.isEmpty() && indicators.values().stream().allMatch(InformerHealthIndicator::hasSynced);
   }
 
+  /**
+   * Serves one object outside the controller's informers from {@code source}: the webhook certificate Secret,
+   * which the status server watches by name for the TrainJobStatus plugin. A get of exactly this type, namespace
+   * and name reads it; lists do not.
+   */
+  public <T extends HasMetadata> void registerObject(Class<T> type, String namespace, String name,
+      Supplier<Optional<T>> source) {
+    objects.put(objectKey(type, namespace, name), source);
+  }
+
+  private static ResourceID objectKey(Class<?> type, String namespace, String name) {
+    return new ResourceID(type.getName() + "/" + name, namespace);
+  }
+
   @Override
   public <T extends HasMetadata> Optional<T> get(Class<T> type, String namespace, String name) {
+    Supplier<? extends Optional<? extends HasMetadata>> object = objects.get(objectKey(type, namespace, name));
+    if (object != null) {
+      return object.get().map(type::cast);
+    }
     return cache(type).flatMap(cache -> cache.get(new ResourceID(name, namespace))).map(type::cast);
   }
 

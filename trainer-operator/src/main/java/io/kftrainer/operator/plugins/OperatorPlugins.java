@@ -84,6 +84,17 @@ public final class OperatorPlugins {
     return load(OperatorPlugins.class.getClassLoader(), pluginsDir, pluginConfig, conditions);
   }
 
+  /**
+   * As {@link #load(Path, Optional, StatusConditions)}, with plugin sections the operator derives from its own
+   * configuration under those of {@code pluginConfig} ({@link PluginConfiguration#withDefaults}).
+   */
+  public static OperatorPlugins load(Path pluginsDir, Optional<Path> pluginConfig, StatusConditions conditions,
+      Map<String, ? extends Map<String, ?>> operatorSections) {
+    return load(OperatorPlugins.class.getClassLoader(), pluginsDir,
+        () -> pluginConfig.map(PluginConfiguration::read).orElseGet(PluginConfiguration::empty)
+            .withDefaults(operatorSections), conditions);
+  }
+
   /** The plugins visible to {@code builtIn} and those of {@code pluginsDir}, whose class loaders it parents. */
   public static OperatorPlugins load(ClassLoader builtIn, Path pluginsDir) {
     return load(builtIn, pluginsDir, Optional.empty(), StatusConditions.UPSTREAM);
@@ -91,12 +102,17 @@ public final class OperatorPlugins {
 
   public static OperatorPlugins load(ClassLoader builtIn, Path pluginsDir, Optional<Path> pluginConfig,
       StatusConditions conditions) {
+    return load(builtIn, pluginsDir,
+        () -> pluginConfig.map(PluginConfiguration::read).orElseGet(PluginConfiguration::empty), conditions);
+  }
+
+  private static OperatorPlugins load(ClassLoader builtIn, Path pluginsDir,
+      Supplier<PluginConfiguration> configuration, StatusConditions conditions) {
     PluginSet found = PluginLoader.load(builtIn).plus(loadDirectory(pluginsDir, builtIn));
     found.plugins().forEach(plugin -> LOG.info("Loaded plugin {} {} from {}", plugin.plugin().name(),
         extensionPoints(plugin), plugin.origin()));
     found.problems().forEach(problem -> LOG.warn("Cannot load plugin {}: {}", problem.path(), problem.message()));
-    return new OperatorPlugins(found,
-        () -> pluginConfig.map(PluginConfiguration::read).orElseGet(PluginConfiguration::empty), conditions);
+    return new OperatorPlugins(found, configuration, conditions);
   }
 
   private static PluginSet loadDirectory(Path pluginsDir, ClassLoader parent) {

@@ -434,7 +434,8 @@ public class ManifestsTest {
             assertThat(rule.getApiGroups()).as(described)
                     .doesNotContain("rbac.authorization.k8s.io", "certificates.k8s.io");
             if (rule.getApiGroups().contains("authentication.k8s.io")) {
-                // metrics.auth asks who a token belongs to; no TokenRequest (minting tokens) or anything else
+                // metrics.auth and the status server's fallback ask who a token belongs to (TokenReview): it
+                // grants nothing; no TokenRequest (minting tokens) or anything else
                 assertThat(rule.getApiGroups()).as(described).containsExactly("authentication.k8s.io");
                 assertThat(rule.getResources()).as(described).containsExactly("tokenreviews");
                 assertThat(rule.getVerbs()).as(described).containsExactly("create");

@@ -92,9 +92,15 @@ class PluginConfigTest {
     JsonNode podLabels = objects.get(0).at("/spec/replicatedJobs/0/template/spec/template/metadata/labels");
     assertThat(podLabels.path("example.com/configured").asText()).isEqualTo("from-file");
     assertThat(plugins.exitCode()).isZero();
+    // the built-in TrainJobStatus plugin's section is the operator's (feature gate TrainJobStatus off by default)
     assertThat(plugins.out()).endsWith("""
 
         Configuration:
+          TrainJobStatus:
+            enabled: false
+            serverUrl: "https://kubeflow-trainer-controller-manager.kubeflow-system.svc:10443"
+            caSecretNamespace: "kubeflow-system"
+            caSecretName: "kubeflow-trainer-webhook-cert"
           PodLabel:
             key: "example.com/configured"
             value: "from-file"

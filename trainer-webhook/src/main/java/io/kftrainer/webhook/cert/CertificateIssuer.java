@@ -19,6 +19,7 @@ import org.bouncycastle.asn1.x509.ExtendedKeyUsage;
 import org.bouncycastle.asn1.x509.Extension;
 import org.bouncycastle.asn1.x509.GeneralName;
 import org.bouncycastle.asn1.x509.GeneralNames;
+import org.bouncycastle.util.IPAddress;
 import org.bouncycastle.asn1.x509.KeyPurposeId;
 import org.bouncycastle.asn1.x509.KeyUsage;
 import org.bouncycastle.cert.CertIOException;
@@ -93,7 +94,9 @@ public final class CertificateIssuer {
     if (caNotAfter.isBefore(notAfter)) {
       notAfter = caNotAfter;
     }
-    GeneralName[] names = dnsNames.stream().map(n -> new GeneralName(GeneralName.dNSName, n))
+    // an IP literal (a server bound to one address, as local mode's on 127.0.0.1) is an IP address name
+    GeneralName[] names = dnsNames.stream()
+        .map(n -> new GeneralName(IPAddress.isValid(n) ? GeneralName.iPAddress : GeneralName.dNSName, n))
         .toArray(GeneralName[]::new);
     try {
       JcaX509ExtensionUtils extensions = new JcaX509ExtensionUtils();

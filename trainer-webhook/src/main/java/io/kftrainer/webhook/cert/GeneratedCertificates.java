@@ -69,10 +69,21 @@ public final class GeneratedCertificates implements WebhookCertificates {
    */
   public GeneratedCertificates(KubernetesClient client, String namespace, String secretName, String serviceName,
       Clock clock, RotationPolicy policy, Duration checkInterval) {
+    this(client, namespace, secretName, serviceName, List.of(), clock, policy, checkInterval);
+  }
+
+  /**
+   * @param addresses IP addresses the certificate also names: those the servers presenting it are reached at
+   *     directly (local mode's 127.0.0.1), besides the Service
+   */
+  public GeneratedCertificates(KubernetesClient client, String namespace, String secretName, String serviceName,
+      List<String> addresses, Clock clock, RotationPolicy policy, Duration checkInterval) {
     this.client = Objects.requireNonNull(client, "client");
     this.namespace = Objects.requireNonNull(namespace, "namespace");
     this.secretName = Objects.requireNonNull(secretName, "secretName");
-    this.dnsNames = dnsNames(serviceName, namespace);
+    List<String> names = new ArrayList<>(dnsNames(serviceName, namespace));
+    names.addAll(addresses);
+    this.dnsNames = List.copyOf(names);
     this.clock = Objects.requireNonNull(clock, "clock");
     this.policy = Objects.requireNonNull(policy, "policy");
     this.checkInterval = Objects.requireNonNull(checkInterval, "checkInterval");

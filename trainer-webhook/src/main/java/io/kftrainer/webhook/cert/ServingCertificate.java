@@ -29,6 +29,7 @@ import java.util.Optional;
 public record ServingCertificate(List<X509Certificate> chain, PrivateKey key, List<X509Certificate> caBundle) {
 
   private static final int SAN_DNS_NAME = 2;
+  private static final int SAN_IP_ADDRESS = 7;
 
   public ServingCertificate {
     chain = List.copyOf(chain);
@@ -44,7 +45,7 @@ public record ServingCertificate(List<X509Certificate> chain, PrivateKey key, Li
     return chain.get(0);
   }
 
-  /** The DNS names of the certificate's subject alternative names. */
+  /** The DNS names (and IP addresses) of the certificate's subject alternative names. */
   public List<String> dnsNames() {
     return dnsNames(certificate());
   }
@@ -113,7 +114,8 @@ public record ServingCertificate(List<X509Certificate> chain, PrivateKey key, Li
         return List.of();
       }
       return names.stream()
-          .filter(name -> name.size() == 2 && Integer.valueOf(SAN_DNS_NAME).equals(name.get(0)))
+          .filter(name -> name.size() == 2 && (Integer.valueOf(SAN_DNS_NAME).equals(name.get(0))
+              || Integer.valueOf(SAN_IP_ADDRESS).equals(name.get(0))))
           .map(name -> String.valueOf(name.get(1)))
           .toList();
     } catch (CertificateParsingException e) {

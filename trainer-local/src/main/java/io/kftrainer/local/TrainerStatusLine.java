@@ -1,0 +1,48 @@
+package io.kftrainer.local;
+
+import io.kftrainer.api.v1alpha1.Metric;
+import io.kftrainer.api.v1alpha1.TrainerStatus;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What the training code last reported ({@code status.trainerStatus}) as {@code local} shows it: percentage, the
+ * estimated time left, and the metrics, e.g. {@code 40% (about 12 s left) loss=0.031}.
+ */
+final class TrainerStatusLine {
+
+  private TrainerStatusLine() {
+  }
+
+  /** The line for {@code status}; empty when it says nothing to show. */
+  static Optional<String> of(TrainerStatus status) {
+    if (status == null) {
+      return Optional.empty();
+    }
+    List<String> parts = new ArrayList<>();
+    if (status.getProgressPercentage() != null) {
+      parts.add(status.getProgressPercentage() + "%");
+    }
+    if (status.getEstimatedRemainingSeconds() != null) {
+      parts.add("(about " + duration(status.getEstimatedRemainingSeconds()) + " left)");
+    }
+    if (status.getMetrics() != null) {
+      for (Metric metric : status.getMetrics()) {
+        parts.add(metric.getName() + "=" + metric.getValue());
+      }
+    }
+    return parts.isEmpty() ? Optional.empty() : Optional.of(String.join(" ", parts));
+  }
+
+  /** Seconds under two minutes, minutes under two hours, else hours. */
+  static String duration(int seconds) {
+    if (seconds < 120) {
+      return seconds + " s";
+    }
+    if (seconds < 7200) {
+      return Math.round(seconds / 60.0) + " min";
+    }
+    return Math.round(seconds / 3600.0) + " h";
+  }
+}
