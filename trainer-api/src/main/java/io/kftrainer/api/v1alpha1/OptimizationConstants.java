@@ -53,6 +53,8 @@ public final class OptimizationConstants {
   public static final String REASON_ALL_TRIALS_FAILED = "AllTrialsFailed";
   /** Reason of {@code Failed} (KEP-3562): the API server refused the trial TrainJob built from the template. */
   public static final String REASON_TRAINJOBS_CREATION_FAILED = "TrainJobsCreationFailed";
+  /** Reason of {@code Failed} (ours): a parameter's search space cannot be used (a CRD without our rules). */
+  public static final String REASON_INVALID_SEARCH_SPACE = "InvalidSearchSpace";
   /** Reason of {@code Failed} (ours): the early-stopping annotation cannot be used. */
   public static final String REASON_INVALID_EARLY_STOPPING = "InvalidEarlyStopping";
 
