@@ -2,6 +2,7 @@ package io.kftrainer.operator.app;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
+import io.kftrainer.api.v1alpha1.OptimizationJob;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.ConfigurationServiceOverrider;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
@@ -13,9 +14,11 @@ import io.kftrainer.operator.controller.CacheObjectLookup;
 import io.kftrainer.operator.controller.CachedRuntimeResolver;
 import io.kftrainer.operator.controller.RuntimeSnapshots;
 import io.kftrainer.operator.controller.CompactObjects;
+import io.kftrainer.operator.controller.ServedKinds;
 import io.kftrainer.operator.controller.TrainJobEventSources;
 import io.kftrainer.operator.controller.TrainJobEvents;
 import io.kftrainer.operator.controller.TrainJobReconciler;
+import io.kftrainer.operator.optimization.OptimizationJobReconciler;
 import io.kftrainer.operator.plugins.OperatorPlugins;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -35,8 +38,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The operator process, wired explicitly from an {@link OperatorConfig} and a {@link KubernetesClient}: the plugins
- * and their {@link PhaseRunner}, the informer caches, the TrainJob reconciler, the Java Operator SDK
- * {@link Operator} around it, and the {@link OperatorComponent}s next to it. {@code run} builds one with a client
+ * and their {@link PhaseRunner}, the informer caches, the TrainJob reconciler, the OptimizationJob reconciler (when
+ * its CRD is installed), the Java Operator SDK {@link Operator} around them, and the {@link OperatorComponent}s next to it. {@code run} builds one with a client
  * for the cluster, {@code local} mode one with a client for its embedded API server: the same wiring.
  *
  * <p>JOSDK provides the reconcile loop: per-TrainJob serialization, {@code --trainjob-concurrency} reconciles in
@@ -129,6 +132,7 @@ public final class TrainerOperator {
           .withFieldManager(TrainJobReconciler.FIELD_MANAGER)
           .withItemStore(CompactObjects.itemStore());
     });
+    registerOptimizationJobs(events);
     TrainJobMetrics.register(meterRegistry, cache);
     Operator running = operator;
     readiness.register("controller", () -> running.getRuntimeInfo().isStarted()
@@ -155,6 +159,30 @@ public final class TrainerOperator {
       stop();
       throw e.getCause() instanceof RuntimeException cause ? cause : e;
     }
+  }
+
+  /**
+   * The OptimizationJob controller, beside the TrainJob one and configured like it. Without the OptimizationJob CRD
+   * (an installation that predates it) the operator runs without, and says so.
+   */
+  private void registerOptimizationJobs(TrainJobEvents events) {
+    if (!ServedKinds.isServed(OptimizationJob.class, client)) {
+      LOG.warn("OptimizationJobs are not served (CRD optimizationjobs.trainer.kubeflow.org not installed): the "
+          + "OptimizationJob controller is off");
+      return;
+    }
+    operator.register(new OptimizationJobReconciler(client, events, clock), controller -> {
+      if (config.watchesAllNamespaces()) {
+        controller.watchingAllNamespaces();
+      } else {
+        controller.settingNamespaces(config.namespaces());
+      }
+      controller.withGenerationAware(true)
+          .withRetry(retry())
+          .withReconciliationMaxInterval(config.timings().resyncPeriod())
+          .withFieldManager(TrainJobReconciler.FIELD_MANAGER)
+          .withItemStore(CompactObjects.itemStore());
+    });
   }
 
   private static void starter(Runnable startComponents) {
