@@ -117,9 +117,16 @@ public final class OptimizationJobReconciler implements Reconciler<OptimizationJ
     status.write(job, next, context);
     creations.recorded(uid, refusals.keySet());
 
-    boolean refused = false;
+    CreationFailure refused = null;
     for (TrainJob trial : plan.creations()) {
-      refused |= create(job, trial);
+      if (refused != null && refused.templateRejected()) {
+        // the next trials are built from the same template: they are not sent, and fail with the first
+        creations.refused(uid, trial.getMetadata().getName(), new CreationFailure("not created: the API server "
+            + "refused the trial TrainJob of the same template: " + refused.message(), false));
+        continue;
+      }
+      CreationFailure failure = create(job, trial);
+      refused = refused != null ? refused : failure;
     }
     for (String name : plan.deletions()) {
       delete(job, name);
@@ -134,7 +141,7 @@ public final class OptimizationJobReconciler implements Reconciler<OptimizationJ
           condition.getMessage());
     }
     // a refusal is written by the next reconcile, at once rather than at the next trial event
-    return refused ? UpdateControl.<OptimizationJob>noUpdate().rescheduleAfter(Duration.ZERO)
+    return refused != null ? UpdateControl.<OptimizationJob>noUpdate().rescheduleAfter(Duration.ZERO)
         : UpdateControl.noUpdate();
   }
 
@@ -158,10 +165,11 @@ public final class OptimizationJobReconciler implements Reconciler<OptimizationJ
   }
 
   /**
-   * Creates a trial's TrainJob, expected from now on; true if the API server refused it for good. A name already
-   * taken by this OptimizationJob's TrainJob is the cache lagging behind a previous create: nothing to do.
+   * Creates a trial's TrainJob, expected from now on; the refusal if the API server refused it for good, else null.
+   * A name already taken by this OptimizationJob's TrainJob is the cache lagging behind a previous create: nothing
+   * to do.
    */
-  private boolean create(OptimizationJob job, TrainJob trial) {
+  private CreationFailure create(OptimizationJob job, TrainJob trial) {
     String uid = job.getMetadata().getUid();
     String name = trial.getMetadata().getName();
     creations.expect(uid, name);
@@ -172,25 +180,27 @@ public final class OptimizationJobReconciler implements Reconciler<OptimizationJ
       creations.created(uid, name);
       LOG.info("Created trial TrainJob {}/{} of OptimizationJob {}", trial.getMetadata().getNamespace(), name,
           job.getMetadata().getName());
-      return false;
+      return null;
     } catch (KubernetesClientException e) {
       if (e.getCode() == HttpURLConnection.HTTP_CONFLICT) {
         TrainJob existing = client.resources(TrainJob.class).inNamespace(trial.getMetadata().getNamespace())
             .withName(name).get();
         if (existing == null || isControlledBy(existing, uid)) {
-          return false;
+          return null;
         }
-        creations.refused(uid, name, new CreationFailure("a TrainJob named " + name
-            + " exists and does not belong to this OptimizationJob", false));
-        return true;
+        CreationFailure taken = new CreationFailure("a TrainJob named " + name
+            + " exists and does not belong to this OptimizationJob", false);
+        creations.refused(uid, name, taken);
+        return taken;
       }
       if (e.getCode() == HttpURLConnection.HTTP_BAD_REQUEST || e.getCode() == 422) {
         String message = e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage()
             : e.getMessage();
         LOG.warn("The API server refused trial TrainJob {}/{}: {}", trial.getMetadata().getNamespace(), name,
             EventMessages.of(message));
-        creations.refused(uid, name, new CreationFailure(message, true));
-        return true;
+        CreationFailure invalid = new CreationFailure(message, true);
+        creations.refused(uid, name, invalid);
+        return invalid;
       }
       throw e;
     }

@@ -100,7 +100,7 @@ class OptimizationJobAdmissionTest {
   @SuppressWarnings("unchecked")
   void theSpecIsImmutable() {
     ObjectNode job = OptimizationJobs.tree(NS);
-    job.with("metadata").put("name", "immutable");
+    job.withObjectProperty("metadata").put("name", "immutable");
     create(job);
     GenericKubernetesResource stored = client.genericKubernetesResources("trainer.kubeflow.org/v1alpha1",
         "OptimizationJob").inNamespace(NS).withName("immutable").get();
@@ -116,8 +116,8 @@ class OptimizationJobAdmissionTest {
   @Test
   void upstreamsDefaultsAreApplied() {
     ObjectNode job = OptimizationJobs.tree(NS);
-    job.with("metadata").put("name", "defaults");
-    ObjectNode spec = job.with("spec");
+    job.withObjectProperty("metadata").put("name", "defaults");
+    ObjectNode spec = job.withObjectProperty("spec");
     spec.remove("searchAlgorithm");
     spec.remove("numTrials");
     spec.remove("parallelTrials");
@@ -135,8 +135,8 @@ class OptimizationJobAdmissionTest {
   @Test
   void aGridOverContinuousParametersIsAcceptedHereUnlikeUpstream() {
     ObjectNode job = OptimizationJobs.tree(NS);
-    job.with("metadata").put("name", "grid");
-    job.with("spec").set("searchAlgorithm", job.objectNode().set("grid", job.objectNode()));
+    job.withObjectProperty("metadata").put("name", "grid");
+    job.withObjectProperty("spec").set("searchAlgorithm", job.objectNode().set("grid", job.objectNode()));
 
     assertThat(create(job).getMetadata().getName()).isEqualTo("grid");
   }

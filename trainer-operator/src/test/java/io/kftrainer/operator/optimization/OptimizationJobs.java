@@ -20,7 +20,7 @@ final class OptimizationJobs {
     try (InputStream in = OptimizationJobs.class.getClassLoader()
         .getResourceAsStream("optimization/optimizationjob.yaml")) {
       ObjectNode tree = (ObjectNode) YAML.readTree(in);
-      tree.with("metadata").put("namespace", namespace);
+      tree.withObjectProperty("metadata").put("namespace", namespace);
       return tree;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -29,7 +29,7 @@ final class OptimizationJobs {
 
   static OptimizationJob typed(String namespace, String name) {
     ObjectNode tree = tree(namespace);
-    tree.with("metadata").put("name", name);
+    tree.withObjectProperty("metadata").put("name", name);
     try {
       return YAML.treeToValue(tree, OptimizationJob.class);
     } catch (IOException e) {
