@@ -106,8 +106,8 @@ class OptimizationJobTest {
       assertThat(get.stdout()).as(get.describe()).containsPattern("NAME\\s+STATE\\s+TRIALS\\s+BEST\\s+AGE")
           .containsPattern("lr-search\\s+Complete\\s+6/6\\s+" + loss(lowest).replace(".", "\\."));
       Command.Result describe = local.kubectl().run("describe", "optimizationjob", "lr-search", "-n", ns);
-      assertThat(describe.stdout()).as(describe.describe()).contains("Trials:", "Train Job Name:  lr-search-trial-5",
-          "Next Trial Index:  6");
+      assertThat(describe.stdout()).as(describe.describe()).contains("Trials:")
+          .containsPattern("Train Job Name:\\s+lr-search-trial-5").containsPattern("Next Trial Index:\\s+6");
     }
 
     // the best trial's TrainJob deleted: the history stays as it was, and is not written again

@@ -1,11 +1,13 @@
 package io.kftrainer.operator.app;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.kftrainer.api.v1alpha1.OptimizationJob;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.ConfigurationServiceOverrider;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
 import io.javaoperatorsdk.operator.processing.retry.GenericRetry;
 import io.kftrainer.framework.runner.PhaseRunner;
@@ -120,18 +122,7 @@ public final class TrainerOperator {
     TrainJobReconciler reconciler = new TrainJobReconciler(runner, eventSources, cache,
         new RuntimeSnapshots(cache, runtimes, client), client, events, clock);
     operator = new Operator(this::configure);
-    operator.register(reconciler, controller -> {
-      if (config.watchesAllNamespaces()) {
-        controller.watchingAllNamespaces();
-      } else {
-        controller.settingNamespaces(config.namespaces());
-      }
-      controller.withGenerationAware(true)
-          .withRetry(retry())
-          .withReconciliationMaxInterval(config.timings().resyncPeriod())
-          .withFieldManager(TrainJobReconciler.FIELD_MANAGER)
-          .withItemStore(CompactObjects.itemStore());
-    });
+    register(reconciler);
     registerOptimizationJobs(events);
     TrainJobMetrics.register(meterRegistry, cache);
     Operator running = operator;
@@ -171,7 +162,15 @@ public final class TrainerOperator {
           + "OptimizationJob controller is off");
       return;
     }
-    operator.register(new OptimizationJobReconciler(client, events, clock), controller -> {
+    register(new OptimizationJobReconciler(client, events, clock));
+  }
+
+  /**
+   * Registers a controller with the operator's settings: the configured namespaces, generation-aware events, the
+   * retry back-off, the resync period, the field manager of every write, compacted cached objects.
+   */
+  private <R extends HasMetadata> void register(Reconciler<R> reconciler) {
+    operator.register(reconciler, controller -> {
       if (config.watchesAllNamespaces()) {
         controller.watchingAllNamespaces();
       } else {
