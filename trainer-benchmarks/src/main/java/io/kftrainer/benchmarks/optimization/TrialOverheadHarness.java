@@ -9,7 +9,6 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.kftrainer.api.v1alpha1.ClusterTrainingRuntime;
 import io.kftrainer.api.v1alpha1.OptimizationJob;
 import io.kftrainer.api.v1alpha1.TrainJob;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
