@@ -39,7 +39,7 @@ import java.util.concurrent.TimeUnit;
  * p90 and max of each over the N-1 transitions.
  *
  * <pre>java -cp trainer-benchmarks/target/benchmarks.jar io.kftrainer.benchmarks.optimization.TrialOverheadHarness \
- *     trainer-local/target/trainer.jar [trials, default 20]</pre>
+ *     trainer-cli/target/trainer.jar [trials, default 20]</pre>
  */
 public final class TrialOverheadHarness {
 
