@@ -36,6 +36,7 @@ class CrdManifestsUpToDateTest {
   static {
     CRDS.put("clustertrainingruntimes.trainer.kubeflow.org-v1.yml",
         "trainer.kubeflow.org_clustertrainingruntimes.yaml");
+    CRDS.put("optimizationjobs.trainer.kubeflow.org-v1.yml", "trainer.kubeflow.org_optimizationjobs.yaml");
     CRDS.put("trainingruntimes.trainer.kubeflow.org-v1.yml", "trainer.kubeflow.org_trainingruntimes.yaml");
     CRDS.put("trainjobs.trainer.kubeflow.org-v1.yml", "trainer.kubeflow.org_trainjobs.yaml");
   }

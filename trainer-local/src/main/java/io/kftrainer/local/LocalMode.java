@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.kftrainer.api.jobset.v1alpha2.JobSet;
+import io.kftrainer.api.v1alpha1.OptimizationJob;
 import io.kftrainer.api.v1alpha1.TrainJob;
 import io.kftrainer.apiserver.EmbeddedApiServer;
 import io.kftrainer.apiserver.FaultInjector;
@@ -58,7 +59,8 @@ import org.slf4j.LoggerFactory;
  *       server;</li>
  *   <li>waits until the operator's certificate manager has published its CA bundle in the webhook configurations
  *       (the webhooks are callable) and the operator is ready;</li>
- *   <li>reports TrainJob progress ({@link TrainJobProgress}) and writes the kubeconfig. The server itself
+ *   <li>reports TrainJob and OptimizationJob progress ({@link TrainJobProgress}, {@link OptimizationJobProgress})
+ *       and writes the kubeconfig. The server itself
  *       defaults custom resources from their CRDs' schemas and collects the children of deleted TrainJobs
  *       (ownerReferences), as kube-apiserver and its garbage collector do.</li>
  * </ol>
@@ -164,6 +166,11 @@ public final class LocalMode implements AutoCloseable {
     });
     resources.add(jobSets::close);
     jobSets.start().toCompletableFuture().join();
+    SharedIndexInformer<OptimizationJob> optimizationJobs = client.resources(OptimizationJob.class).inAnyNamespace()
+        .runnableInformer(0);
+    optimizationJobs.addEventHandler(new OptimizationJobProgress(options.out));
+    resources.add(optimizationJobs::close);
+    optimizationJobs.start().toCompletableFuture().join();
 
     if (options.execute) {
       // the executor is a client like any controller: its own client, no access to the operator

@@ -10,6 +10,8 @@ import io.kftrainer.api.v1alpha1.ClusterTrainingRuntime;
 import io.kftrainer.api.v1alpha1.FluxMLPolicySource;
 import io.kftrainer.api.v1alpha1.TrainingRuntime;
 import io.kftrainer.webhook.TrainJobValidatingWebhookTest.Case;
+import io.kftrainer.framework.loader.LoadedPlugin;
+import io.kftrainer.framework.loader.PluginLoader;
 import io.kftrainer.framework.runner.MLPolicyPlugins;
 import io.kftrainer.framework.spi.Plugin;
 import io.kftrainer.testkit.Fixtures;

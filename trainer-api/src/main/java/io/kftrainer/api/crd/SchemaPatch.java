@@ -21,6 +21,50 @@ import java.util.Map;
  */
 public final class SchemaPatch implements SchemaCustomizer.Customizer {
 
+  /**
+   * The patch of a status with {@code conditions} ({@code []metav1.Condition}): a list keyed by type, and the
+   * markers and limits of k8s.io/apimachinery's {@code Condition}.
+   */
+  public static final String CONDITIONS = """
+      {
+        "properties": {
+          "conditions": {
+            "x-kubernetes-list-type": "map",
+            "x-kubernetes-list-map-keys": ["type"],
+            "items": {
+              "required": [
+                "lastTransitionTime",
+                "message",
+                "reason",
+                "status",
+                "type"
+              ],
+              "properties": {
+                "lastTransitionTime": {
+                  "format": "date-time"
+                },
+                "message": {
+                  "maxLength": 32768
+                },
+                "observedGeneration": {
+                  "minimum": 0
+                },
+                "reason": {
+                  "minLength": 1,
+                  "maxLength": 1024
+                },
+                "status": {
+                  "enum": ["True", "False", "Unknown"]
+                },
+                "type": {
+                  "maxLength": 316
+                }
+              }
+            }
+          }
+        }
+      }""";
+
   @Override
   public JSONSchemaProps apply(JSONSchemaProps props, String input, KubernetesSerialization serialization) {
     ObjectNode target = serialization.convertValue(props, ObjectNode.class);

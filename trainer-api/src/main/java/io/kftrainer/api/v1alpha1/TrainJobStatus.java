@@ -18,43 +18,10 @@ import java.util.Objects;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonPropertyOrder({"conditions", "jobsStatus", "trainerStatus"})
+@SchemaCustomizer(value = SchemaPatch.class, input = SchemaPatch.CONDITIONS)
 @SchemaCustomizer(value = SchemaPatch.class, input = """
         {
           "properties": {
-            "conditions": {
-              "x-kubernetes-list-type": "map",
-              "x-kubernetes-list-map-keys": ["type"],
-              "items": {
-                "required": [
-                  "lastTransitionTime",
-                  "message",
-                  "reason",
-                  "status",
-                  "type"
-                ],
-                "properties": {
-                  "lastTransitionTime": {
-                    "format": "date-time"
-                  },
-                  "message": {
-                    "maxLength": 32768
-                  },
-                  "observedGeneration": {
-                    "minimum": 0
-                  },
-                  "reason": {
-                    "minLength": 1,
-                    "maxLength": 1024
-                  },
-                  "status": {
-                    "enum": ["True", "False", "Unknown"]
-                  },
-                  "type": {
-                    "maxLength": 316
-                  }
-                }
-              }
-            },
             "jobsStatus": {
               "x-kubernetes-list-type": "map",
               "x-kubernetes-list-map-keys": ["name"]

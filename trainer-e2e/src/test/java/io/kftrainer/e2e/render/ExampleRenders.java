@@ -29,10 +29,22 @@ final class ExampleRenders {
   private ExampleRenders() {
   }
 
-  /** The file names of {@code examples/*.yaml}, sorted. */
+  /**
+   * The file names of {@code examples/*.yaml} that hold a TrainJob, sorted. ({@code render} renders TrainJobs; the
+   * OptimizationJob example is tested by {@code optimization.OptimizationJobTest}.)
+   */
   static List<String> files() {
     try (Stream<Path> files = Files.list(Locations.examplesDir())) {
-      return files.map(p -> p.getFileName().toString()).filter(name -> name.endsWith(".yaml")).sorted().toList();
+      return files.filter(p -> p.getFileName().toString().endsWith(".yaml")).filter(ExampleRenders::holdsTrainJob)
+          .map(p -> p.getFileName().toString()).sorted().toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static boolean holdsTrainJob(Path file) {
+    try {
+      return Files.readString(file).lines().anyMatch(line -> line.equals("kind: TrainJob"));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

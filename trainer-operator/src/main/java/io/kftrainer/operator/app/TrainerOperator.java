@@ -1,10 +1,13 @@
 package io.kftrainer.operator.app;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
+import io.kftrainer.api.v1alpha1.OptimizationJob;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.ConfigurationServiceOverrider;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
 import io.javaoperatorsdk.operator.processing.retry.GenericRetry;
 import io.kftrainer.api.v1alpha1.TrainerConstants;
@@ -15,10 +18,12 @@ import io.kftrainer.operator.controller.CachedRuntimeResolver;
 import io.kftrainer.operator.controller.RuntimeSnapshots;
 import io.kftrainer.operator.controller.CompactObjects;
 import io.kftrainer.operator.controller.LegacyFinalizerReconciler;
+import io.kftrainer.operator.controller.ServedKinds;
 import io.kftrainer.operator.controller.TrainJobEventSources;
 import io.kftrainer.operator.controller.TrainJobEvents;
 import io.kftrainer.operator.controller.TrainJobReconciler;
 import io.kftrainer.operator.metrics.ControllerRuntimeMetrics;
+import io.kftrainer.operator.optimization.OptimizationJobReconciler;
 import io.kftrainer.operator.plugins.OperatorPlugins;
 import io.kftrainer.operator.status.TrainJobStatusFeature;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -39,8 +44,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The operator process, wired explicitly from an {@link OperatorConfig} and a {@link KubernetesClient}: the plugins
- * and their {@link PhaseRunner}, the informer caches, the TrainJob reconciler, the Java Operator SDK
- * {@link Operator} around it, and the {@link OperatorComponent}s next to it. {@code run} builds one with a client
+ * and their {@link PhaseRunner}, the informer caches, the TrainJob reconciler, the OptimizationJob reconciler (when
+ * its CRD is installed), the Java Operator SDK {@link Operator} around them, and the {@link OperatorComponent}s next to it. {@code run} builds one with a client
  * for the cluster, {@code local} mode one with a client for its embedded API server: the same wiring.
  *
  * <p>JOSDK provides the reconcile loop: per-TrainJob serialization, {@code --trainjob-concurrency} reconciles in
@@ -122,18 +127,8 @@ public final class TrainerOperator {
     TrainJobReconciler reconciler = new TrainJobReconciler(runner, eventSources, cache,
         new RuntimeSnapshots(cache, runtimes, client), client, events, clock);
     operator = new Operator(this::configure);
-    operator.register(reconciler, controller -> {
-      if (config.watchesAllNamespaces()) {
-        controller.watchingAllNamespaces();
-      } else {
-        controller.settingNamespaces(config.namespaces());
-      }
-      controller.withGenerationAware(true)
-          .withRetry(retry())
-          .withReconciliationMaxInterval(config.timings().resyncPeriod())
-          .withFieldManager(TrainJobReconciler.FIELD_MANAGER)
-          .withItemStore(CompactObjects.itemStore());
-    });
+    register(reconciler);
+    registerOptimizationJobs(events);
     registerRuntimeControllers();
     TrainJobMetrics.register(meterRegistry, cache);
     Operator running = operator;
@@ -175,6 +170,38 @@ public final class TrainerOperator {
     });
     operator.register(LegacyFinalizerReconciler.clusterTrainingRuntimes(client), controller ->
         LegacyFinalizerReconciler.configure(controller, TrainerConstants.CLUSTER_TRAINING_RUNTIME_KIND));
+  }
+
+  /**
+   * The OptimizationJob controller, beside the TrainJob one and configured like it. Without the OptimizationJob CRD
+   * (an installation that predates it) the operator runs without, and says so.
+   */
+  private void registerOptimizationJobs(TrainJobEvents events) {
+    if (!ServedKinds.isServed(OptimizationJob.class, client)) {
+      LOG.warn("OptimizationJobs are not served (CRD optimizationjobs.trainer.kubeflow.org not installed): the "
+          + "OptimizationJob controller is off");
+      return;
+    }
+    register(new OptimizationJobReconciler(client, events, clock));
+  }
+
+  /**
+   * Registers a controller with the operator's settings: the configured namespaces, generation-aware events, the
+   * retry back-off, the resync period, the field manager of every write, compacted cached objects.
+   */
+  private <R extends HasMetadata> void register(Reconciler<R> reconciler) {
+    operator.register(reconciler, controller -> {
+      if (config.watchesAllNamespaces()) {
+        controller.watchingAllNamespaces();
+      } else {
+        controller.settingNamespaces(config.namespaces());
+      }
+      controller.withGenerationAware(true)
+          .withRetry(retry())
+          .withReconciliationMaxInterval(config.timings().resyncPeriod())
+          .withFieldManager(TrainJobReconciler.FIELD_MANAGER)
+          .withItemStore(CompactObjects.itemStore());
+    });
   }
 
   private static void starter(Runnable startComponents) {

@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
  * plugin then contributes nothing that needs it); otherwise start-up fails naming the CRD, rather than later
  * with an informer error.
  */
-final class ServedKinds {
+public final class ServedKinds {
 
   private static final Logger LOG = LoggerFactory.getLogger(ServedKinds.class);
 
@@ -54,7 +54,8 @@ final class ServedKinds {
     return List.copyOf(selected);
   }
 
-  private static boolean isServed(Class<? extends HasMetadata> type, KubernetesClient client) {
+  /** Whether {@code client}'s API server serves {@code type} (a custom resource's CRD is installed). */
+  public static boolean isServed(Class<? extends HasMetadata> type, KubernetesClient client) {
     if (!CustomResource.class.isAssignableFrom(type)) {
       return true;
     }

@@ -9,12 +9,11 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
-import io.kftrainer.api.v1alpha1.TrainJob;
-import io.kftrainer.api.v1alpha1.TrainJobStatus;
+import io.fabric8.kubernetes.client.CustomResource;
 
 /**
  * Writes a TrainJob's status, as upstream, with a JSON merge patch of the {@code status} subresource, and only
- * when the status changed. The patch holds the whole new status and the {@code resourceVersion} the status was
+ * when the status changed (an OptimizationJob's the same way). The patch holds the whole new status and the {@code resourceVersion} the status was
  * computed from: a TrainJob changed meanwhile answers 409, and the reconcile is retried on fresh state rather than
  * overwriting what it did not see. Nothing but {@code status} is written.
  *
@@ -22,12 +21,12 @@ import io.kftrainer.api.v1alpha1.TrainJobStatus;
  * status even if the watch event has not arrived yet (otherwise it would see the old conditions and report
  * their transitions twice).
  */
-final class StatusWriter {
+public final class StatusWriter {
 
   private final KubernetesClient client;
   private final KubernetesSerialization serialization;
 
-  StatusWriter(KubernetesClient client) {
+  public StatusWriter(KubernetesClient client) {
     this.client = client;
     this.serialization = client.getKubernetesSerialization();
   }
@@ -37,7 +36,7 @@ final class StatusWriter {
    *
    * @return whether a patch was sent
    */
-  boolean write(TrainJob observed, TrainJobStatus status, Context<TrainJob> context) {
+  public <S, R extends CustomResource<?, S>> boolean write(R observed, S status, Context<R> context) {
     JsonNode wanted = pruned(serialization.convertValue(status, JsonNode.class));
     JsonNode current = pruned(observed.getStatus() == null ? null
         : serialization.convertValue(observed.getStatus(), JsonNode.class));
@@ -48,7 +47,7 @@ final class StatusWriter {
     patch.putObject("metadata").put("resourceVersion", observed.getMetadata().getResourceVersion());
     patch.set("status", wanted);
     // resource(observed), not withName(...): fabric8 reads the object from the server first for the latter
-    TrainJob updated = client.resource(observed)
+    R updated = client.resource(observed)
         .subresource("status")
         .patch(new PatchContext.Builder().withPatchType(PatchType.JSON_MERGE)
             .withFieldManager(TrainJobReconciler.FIELD_MANAGER).build(), serialization.asJson(patch));

@@ -4,6 +4,7 @@ import io.kftrainer.runtime.EventMessages;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
@@ -23,7 +24,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Kubernetes Events (core {@code v1}) about TrainJobs, reported by component {@value #COMPONENT}: one per condition
  * transition, and one per failed reconcile of the TrainJob's objects (upstream's
- * {@value #RESOURCES_CREATION_FAILED}). A transition to {@code Failed=True} or {@code Created=False} is a Warning,
+ * {@value #RESOURCES_CREATION_FAILED}). The OptimizationJob controller records its Events through {@link #record}
+ * too, with the same aggregation and rate limit. A transition to {@code Failed=True} or {@code Created=False} is a Warning,
  * any other a Normal Event, with the condition's reason and message.
  *
  * <p>Messages go through {@link EventMessages} (truncated, secret-looking text redacted). Repeated Events are
@@ -38,8 +40,8 @@ public final class TrainJobEvents {
   /** Upstream's reason of the Event for a failed build or apply. */
   public static final String RESOURCES_CREATION_FAILED = "TrainJobResourcesCreationFailed";
 
-  static final String NORMAL = "Normal";
-  static final String WARNING = "Warning";
+  public static final String NORMAL = "Normal";
+  public static final String WARNING = "Warning";
 
   private static final Logger LOG = LoggerFactory.getLogger(TrainJobEvents.class);
 
@@ -69,7 +71,8 @@ public final class TrainJobEvents {
     record(trainJob, WARNING, RESOURCES_CREATION_FAILED, "TrainJob resources reconciliation failed: " + error);
   }
 
-  void record(TrainJob trainJob, String type, String reason, String message) {
+  /** Records an Event about {@code trainJob} (any object: an OptimizationJob too); never fails. */
+  public void record(HasMetadata trainJob, String type, String reason, String message) {
     Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
     String namespace = trainJob.getMetadata().getNamespace();
     String text = EventMessages.of(message);
@@ -108,7 +111,7 @@ public final class TrainJobEvents {
     }
   }
 
-  private void create(TrainJob trainJob, String type, String reason, String text, Instant now, String key) {
+  private void create(HasMetadata trainJob, String type, String reason, String text, Instant now, String key) {
     String namespace = trainJob.getMetadata().getNamespace();
     Event event = new EventBuilder()
         .withNewMetadata()

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.http.BasicBuilder;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.Interceptor;
+import io.kftrainer.api.v1alpha1.OptimizationJob;
 import io.kftrainer.operator.controller.TestCluster;
 import io.kftrainer.operator.manifests.ManifestsTest;
 import java.net.URI;
@@ -59,7 +60,16 @@ class OperatorRbacTest {
         cluster.createTrainJob(NS, "gang", tj -> tj.getSpec().getRuntimeRef().setName("gang"));
         cluster.createTrainJob(NS, "deadline", tj -> tj.getSpec().setActiveDeadlineSeconds(1L));
         cluster.createTrainJob(NS, "missing", tj -> tj.getSpec().getRuntimeRef().setName("missing"));
-        List.of("torch", "mpi", "gang").forEach(name -> cluster.awaitJobSet(NS, name));
+        cluster.client().resource(cluster.client().getKubernetesSerialization().unmarshal("""
+            apiVersion: trainer.kubeflow.org/v1alpha1
+            kind: OptimizationJob
+            metadata: {name: tune, namespace: rbac}
+            spec:
+              objectives: [{metric: loss}]
+              parameters: [{name: lr, searchSpace: {uniform: {min: "0.1", max: "0.2"}}}]
+              trainJobTemplate: {spec: {runtimeRef: {name: torch, kind: TrainingRuntime}}}
+            """, OptimizationJob.class)).create();
+        List.of("torch", "mpi", "gang", "tune-trial-0").forEach(name -> cluster.awaitJobSet(NS, name));
         cluster.awaitCondition(NS, "deadline", "Failed", "True");
         cluster.awaitCondition(NS, "missing", "Failed", "True");
         await().atMost(TestCluster.TIMEOUT).until(() -> cluster.jobSet(NS, "deadline").isEmpty());
@@ -76,7 +86,8 @@ class OperatorRbacTest {
         .containsExactly("get leases.coordination.k8s.io");
     assertThat(made).contains("create configmaps", "patch jobsets.jobset.x-k8s.io", "delete jobsets.jobset.x-k8s.io",
         "patch trainjobs.trainer.kubeflow.org/status", "create events", "patch secrets",
-        "patch podgroups.scheduling.x-k8s.io", "watch trainjobs.trainer.kubeflow.org");
+        "patch podgroups.scheduling.x-k8s.io", "watch trainjobs.trainer.kubeflow.org",
+        "create trainjobs.trainer.kubeflow.org", "patch optimizationjobs.trainer.kubeflow.org/status");
     assertThat(requests).allSatisfy(request -> assertThat(
         rbac.allows(request.group(), request.resource(), request.verb(), request.namespace(), request.name()))
         .as("RBAC allows %s", request.describe()).isTrue());

@@ -230,7 +230,7 @@ public class ManifestsTest {
         assertThat(ofKind(render("base"), CustomResourceDefinition.class))
                 .extracting(crd -> crd.getMetadata().getName())
                 .contains("trainjobs.trainer.kubeflow.org", "trainingruntimes.trainer.kubeflow.org",
-                        "clustertrainingruntimes.trainer.kubeflow.org");
+                        "clustertrainingruntimes.trainer.kubeflow.org", "optimizationjobs.trainer.kubeflow.org");
     }
 
     @Test
@@ -465,6 +465,11 @@ public class ManifestsTest {
                 allowed("trainer.kubeflow.org", "trainjobs/status", "patch", null, null),
                 allowed("trainer.kubeflow.org", "trainjobs/finalizers", "update", null, null),
                 allowed("trainer.kubeflow.org", "clustertrainingruntimes", "list", null, null),
+                // trial TrainJobs of OptimizationJobs, and their history
+                allowed("trainer.kubeflow.org", "trainjobs", "create", null, null),
+                allowed("trainer.kubeflow.org", "trainjobs", "delete", null, null),
+                allowed("trainer.kubeflow.org", "optimizationjobs", "watch", null, null),
+                allowed("trainer.kubeflow.org", "optimizationjobs/status", "patch", null, null),
                 allowed("jobset.x-k8s.io", "jobsets", "delete", null, null),
                 allowed("scheduling.volcano.sh", "podgroups", "create", null, null),
                 allowed("", "secrets", "watch", null, null),
@@ -479,8 +484,8 @@ public class ManifestsTest {
                 allowed("scheduling.k8s.io", "priorityclasses", "get", null, null),
                 allowed("", "namespaces", "list", null, null),
                 // and no more
-                denied("trainer.kubeflow.org", "trainjobs", "create", null, null),
-                denied("trainer.kubeflow.org", "trainjobs", "delete", null, null),
+                denied("trainer.kubeflow.org", "optimizationjobs", "create", null, null),
+                denied("trainer.kubeflow.org", "optimizationjobs", "delete", null, null),
                 denied("trainer.kubeflow.org", "clustertrainingruntimes", "update", null, null),
                 denied("", "pods", "get", null, null),
                 denied("", "secrets", "delete", null, null),

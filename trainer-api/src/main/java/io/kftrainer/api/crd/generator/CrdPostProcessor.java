@@ -11,6 +11,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.kftrainer.api.v1alpha1.ClusterTrainingRuntime;
+import io.kftrainer.api.v1alpha1.OptimizationJob;
 import io.kftrainer.api.v1alpha1.TrainJob;
 import io.kftrainer.api.v1alpha1.TrainingRuntime;
 import java.io.IOException;
@@ -35,7 +36,8 @@ public final class CrdPostProcessor {
   private static final Map<String, Class<? extends CustomResource<?, ?>>> CRDS = Map.of(
       "trainjobs.trainer.kubeflow.org-v1.yml", TrainJob.class,
       "trainingruntimes.trainer.kubeflow.org-v1.yml", TrainingRuntime.class,
-      "clustertrainingruntimes.trainer.kubeflow.org-v1.yml", ClusterTrainingRuntime.class);
+      "clustertrainingruntimes.trainer.kubeflow.org-v1.yml", ClusterTrainingRuntime.class,
+      "optimizationjobs.trainer.kubeflow.org-v1.yml", OptimizationJob.class);
 
   private static final ObjectMapper YAML = new ObjectMapper(YAMLFactory.builder()
       .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
