@@ -9,7 +9,7 @@ import io.fabric8.crd.generator.annotation.SchemaFrom;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
-import io.kftrainer.api.schema.EmbeddedObjectMeta;
+import io.kftrainer.api.crd.EmbeddedObjectMeta;
 import java.util.Objects;
 
 /**

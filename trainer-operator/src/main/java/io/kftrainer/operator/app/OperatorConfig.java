@@ -324,6 +324,11 @@ public record OperatorConfig(Optional<Path> kubeconfig, Path pluginsDir, Set<Str
         statusServerBurst);
   }
   /** The status server: switched on by the {@code TrainJobStatus} feature gate, on {@code port}. */
+  /** Upstream's {@code statusServer}: port, qps and burst; the feature gate stays as it is. */
+  public OperatorConfig withStatusServer(int port, double qps, int burst) {
+    return withStatusServer(trainJobStatusEnabled, port, qps, burst);
+  }
+
   public OperatorConfig withStatusServer(boolean enabled, int port, double qps, int burst) {
     return new OperatorConfig(kubeconfig, pluginsDir, namespaces, operatorNamespace, webhook, healthPort, metricsPort,
         leaderElection, kubeApiQps, kubeApiBurst, trainJobConcurrency, timings, bindAddress, createdCondition,
