@@ -233,7 +233,7 @@ class RenderCommandTest {
 
     assertThat(run.exitCode()).isEqualTo(2);
     assertThat(run.out()).isEmpty();
-    assertThat(run.err()).contains("Usage: trainer-operator render");
+    assertThat(run.err()).contains("Usage: trainer render");
   }
 
   private static Run render(String... args) {
