@@ -18,7 +18,7 @@ import io.kftrainer.operator.app.OperatorComponent;
 import io.kftrainer.operator.app.OperatorConfig;
 import io.kftrainer.operator.app.TrainerOperator;
 import io.kftrainer.operator.plugins.OperatorPlugins;
-import io.kftrainer.operator.status.TrainJobStatusFeature;
+import io.kftrainer.operator.app.TrainJobStatusFeature;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;

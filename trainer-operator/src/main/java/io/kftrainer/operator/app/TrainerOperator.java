@@ -25,7 +25,6 @@ import io.kftrainer.operator.controller.TrainJobReconciler;
 import io.kftrainer.operator.metrics.ControllerRuntimeMetrics;
 import io.kftrainer.operator.optimization.OptimizationJobReconciler;
 import io.kftrainer.operator.plugins.OperatorPlugins;
-import io.kftrainer.operator.status.TrainJobStatusFeature;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;

@@ -3,7 +3,7 @@ package io.kftrainer.operator.command;
 import io.kftrainer.framework.runner.StatusConditions;
 import io.kftrainer.operator.app.OperatorConfig;
 import io.kftrainer.operator.plugins.OperatorPlugins;
-import io.kftrainer.operator.status.TrainJobStatusFeature;
+import io.kftrainer.operator.app.TrainJobStatusFeature;
 import java.nio.file.Path;
 import java.util.Optional;
 import picocli.CommandLine.Option;

@@ -1,9 +1,8 @@
-package io.kftrainer.operator.status;
+package io.kftrainer.operator.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.kftrainer.operator.app.OperatorConfig;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

@@ -1,6 +1,5 @@
-package io.kftrainer.operator.status;
+package io.kftrainer.operator.app;
 
-import io.kftrainer.operator.app.OperatorConfig;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
