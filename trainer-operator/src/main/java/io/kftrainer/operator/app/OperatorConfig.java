@@ -97,6 +97,12 @@ public record OperatorConfig(Optional<Path> kubeconfig, Path pluginsDir, Set<Str
     if (trainJobConcurrency < 1) {
       throw new IllegalArgumentException("--trainjob-concurrency must be at least 1, was " + trainJobConcurrency);
     }
+    if (!(statusServerQps > 0)) {
+      throw new IllegalArgumentException("statusServer.qps must be positive, was " + statusServerQps);
+    }
+    if (statusServerBurst < 1) {
+      throw new IllegalArgumentException("statusServer.burst must be at least 1, was " + statusServerBurst);
+    }
   }
 
   /** The admission webhook server's options. */
