@@ -1,6 +1,10 @@
 package io.kftrainer.deploy;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -71,9 +75,9 @@ public final class Tools {
     Process process = new ProcessBuilder(command).start();
     CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> read(process.getInputStream()));
     CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> read(process.getErrorStream()));
-    try (var input = process.getOutputStream()) {
+    try (OutputStream input = process.getOutputStream()) {
       if (stdin != null) {
-        input.write(stdin.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        input.write(stdin.getBytes(StandardCharsets.UTF_8));
       }
     }
     try {
@@ -101,11 +105,11 @@ public final class Tools {
     return run(List.of(kubectl(), "kustomize", dir.toString()), null).success();
   }
 
-  private static String read(java.io.InputStream stream) {
+  private static String read(InputStream stream) {
     try {
-      return new String(stream.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      return new String(stream.readAllBytes(), StandardCharsets.UTF_8);
     } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
+      throw new UncheckedIOException(e);
     }
   }
 }

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -62,6 +63,13 @@ public final class ApiServerProcess implements AutoCloseable {
       Thread.sleep(100);
     }
     return server;
+  }
+
+  /** A port nothing listens on now, for a server started next (the API server's webhook routes, the container's). */
+  public static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
   }
 
   public Path kubeconfig() {

@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -62,9 +61,9 @@ public final class ImageArchiveTraining {
     Path root = work.resolve("rootfs");
     image.unpack(root);
 
-    int webhookPort = freePort();
-    int healthPort = freePort();
-    int metricsPort = freePort();
+    int webhookPort = ApiServerProcess.freePort();
+    int healthPort = ApiServerProcess.freePort();
+    int metricsPort = ApiServerProcess.freePort();
     String javaOptions = image.config().env("JAVA_TOOL_OPTIONS").map(o -> o + " ").orElse("")
         + "-XX:ArchiveClassesAtExit=" + ARCHIVE_DIR + "/" + archive.getFileName();
     try (ApiServerProcess server = ApiServerProcess.start(trainerJar, work, webhookPort, false);
@@ -146,12 +145,6 @@ public final class ImageArchiveTraining {
     }
     throw new IllegalStateException("timed out waiting until " + what + "; the container's log:\n"
         + Files.readString(container.log()));
-  }
-
-  static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
   }
 
   static void deleteRecursively(Path directory) throws IOException {

@@ -74,8 +74,8 @@ class OperatorImageIT {
     Assumptions.assumeTrue(Files.isRegularFile(pluginJar), "no example plugin at " + pluginJar);
     Files.copy(pluginJar, plugins.resolve(pluginJar.getFileName()));
 
-    int webhookPort = ImageArchiveTraining.freePort();
-    healthPort = ImageArchiveTraining.freePort();
+    int webhookPort = ApiServerProcess.freePort();
+    healthPort = ApiServerProcess.freePort();
     server = ApiServerProcess.start(Deploy.trainerJar(), work, webhookPort, true);
     client = server.client();
     install();
@@ -84,7 +84,7 @@ class OperatorImageIT {
     container = BwrapContainer.builder(root, image.config())
         .hostname("kubeflow-trainer-controller-manager-7d9f8-x2x4q")
         .args(List.of("run", "--webhook-port=" + webhookPort, "--health-port=" + healthPort,
-            "--metrics-port=" + ImageArchiveTraining.freePort()))
+            "--metrics-port=" + ApiServerProcess.freePort()))
         .env("KUBECONFIG", KUBECONFIG)
         .env("POD_NAMESPACE", OPERATOR_NAMESPACE)
         .readOnly(server.kubeconfig(), KUBECONFIG)
