@@ -110,7 +110,8 @@ public final class ImageArchiveTraining {
     }
   }
 
-  private static boolean ready(int healthPort) {
+  /** Whether {@code /readyz} on 127.0.0.1:healthPort answers 200. */
+  static boolean ready(int healthPort) {
     try {
       HttpResponse<Void> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
           URI.create("http://127.0.0.1:" + healthPort + "/readyz")).timeout(Duration.ofSeconds(2)).build(),

@@ -17,6 +17,7 @@ import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.kftrainer.deploy.Deploy;
 import io.kftrainer.deploy.Rendered;
+import io.kftrainer.deploy.Renders;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -51,8 +52,8 @@ class ChartMatchesManifestsTest {
       copy(Deploy.manifests().resolve("crds"), Deploy.chart().resolve("files/crds"), "trainer.kubeflow.org_");
       copy(Deploy.manifests().resolve("runtimes"), Deploy.chart().resolve("files/runtimes"), "");
     }
-    chart = Charts.chart("--set", "runtimes.defaultEnabled=true");
-    manifests = Charts.kustomize("base");
+    chart = Renders.chart("--set", "runtimes.defaultEnabled=true");
+    manifests = Renders.kustomize("base");
   }
 
   @Test
@@ -67,7 +68,7 @@ class ChartMatchesManifestsTest {
   void theChartsRuntimesAreManifestsRuntimes() throws IOException {
     assertThat(files(Deploy.chart().resolve("files/runtimes"))).as("run with -Dtrainer.updateChart=true to refresh")
         .isEqualTo(files(Deploy.manifests().resolve("runtimes"), "", "kustomization.yaml"));
-    Rendered shipped = Charts.kustomize("runtimes");
+    Rendered shipped = Renders.kustomize("runtimes");
     assertThat(specs(chart.ofKind("ClusterTrainingRuntime"))).isEqualTo(specs(shipped.ofKind("ClusterTrainingRuntime")));
     assertThat(chart.ofKind("ClusterTrainingRuntime")).allSatisfy(runtime -> assertThat(runtime.getMetadata()
         .getLabels()).containsEntry("trainer.kubeflow.org/webhook-validation", "disabled"));

@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kftrainer.deploy.Deploy;
 import io.kftrainer.deploy.Rendered;
+import io.kftrainer.deploy.Renders;
 import io.kftrainer.deploy.Tools;
 import io.kftrainer.deploy.image.ApiServerProcess;
 import java.io.IOException;
@@ -35,8 +36,8 @@ import org.junit.jupiter.api.TestMethodOrder;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class HelmInstallTest {
 
-  private static final String RELEASE = Charts.RELEASE;
-  private static final String NAMESPACE = Charts.NAMESPACE;
+  private static final String RELEASE = Renders.RELEASE;
+  private static final String NAMESPACE = Renders.NAMESPACE;
 
   private static ApiServerProcess server;
   private static KubernetesClient client;

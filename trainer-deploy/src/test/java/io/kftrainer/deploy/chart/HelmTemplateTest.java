@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.kftrainer.deploy.Deploy;
 import io.kftrainer.deploy.Rendered;
+import io.kftrainer.deploy.Renders;
 import io.kftrainer.deploy.Tools;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -40,7 +41,7 @@ class HelmTemplateTest {
   @ValueSource(strings = {"default", "custom"})
   void lints(String testCase) throws IOException {
     Tools.Result lint = testCase.equals("default") ? Tools.helm("lint", Deploy.chart().toString())
-        : Tools.helm("lint", Deploy.chart().toString(), "-f", Charts.CASES.resolve(testCase + "-values.yaml")
+        : Tools.helm("lint", Deploy.chart().toString(), "-f", Renders.CASES.resolve(testCase + "-values.yaml")
             .toString());
     lint.success();
     assertThat(lint.out()).contains("0 chart(s) failed").doesNotContain("[ERROR]", "[WARNING]");
@@ -49,8 +50,8 @@ class HelmTemplateTest {
   @ParameterizedTest(name = "{0} values")
   @ValueSource(strings = {"default", "custom"})
   void rendersItsGoldenFile(String testCase) throws IOException {
-    String rendered = withoutCrds(Charts.templateCase(testCase));
-    Path golden = Charts.CASES.resolve(testCase + ".golden.yaml");
+    String rendered = withoutCrds(Renders.templateCase(testCase));
+    Path golden = Renders.CASES.resolve(testCase + ".golden.yaml");
     if (UPDATE) {
       Files.writeString(golden, rendered);
     }
@@ -61,7 +62,7 @@ class HelmTemplateTest {
   @ParameterizedTest(name = "{0} values")
   @ValueSource(strings = {"default", "custom"})
   void rendersOnlyFieldsTheKubernetesApiKnows(String testCase) throws IOException {
-    Rendered.parse(Charts.templateCase(testCase)).assertOnlyKnownFields();
+    Rendered.parse(Renders.templateCase(testCase)).assertOnlyKnownFields();
   }
 
   static Stream<Arguments> badValues() {
@@ -84,18 +85,18 @@ class HelmTemplateTest {
   @ParameterizedTest(name = "--set {0}")
   @MethodSource("badValues")
   void refusesBadValuesNamingTheValue(String set, String message) throws IOException {
-    Tools.Result result = Charts.helmTemplate("--set", set);
+    Tools.Result result = Renders.helmTemplate("--set", set);
     assertThat(result.exitCode()).isNotZero();
     assertThat(result.err()).contains(message);
   }
 
   @Test
   void aPodDisruptionBudgetKeepsOneManagerOnlyWhenThereIsMoreThanOne() throws IOException {
-    assertThat(Charts.chart().ofKind(PodDisruptionBudget.class)).isEmpty();
-    PodDisruptionBudget budget = Charts.chart("--set", "manager.replicas=2").get(PodDisruptionBudget.class,
+    assertThat(Renders.chart().ofKind(PodDisruptionBudget.class)).isEmpty();
+    PodDisruptionBudget budget = Renders.chart("--set", "manager.replicas=2").get(PodDisruptionBudget.class,
         "kubeflow-trainer-controller-manager");
     assertThat(budget.getSpec().getMaxUnavailable().getIntVal()).isEqualTo(1);
-    Deployment deployment = Charts.chart("--set", "manager.replicas=2").get(Deployment.class,
+    Deployment deployment = Renders.chart("--set", "manager.replicas=2").get(Deployment.class,
         "kubeflow-trainer-controller-manager");
     assertThat(deployment.getSpec().getTemplate().getMetadata().getLabels())
         .containsAllEntriesOf(budget.getSpec().getSelector().getMatchLabels());
@@ -112,18 +113,18 @@ class HelmTemplateTest {
     values.put("runtimes.torchtuneDistributed.llama3_2_1B.enabled", "torchtune-llama3.2-1b");
     values.put("runtimes.torchtuneDistributed.llama3_2_3B.enabled", "torchtune-llama3.2-3b");
     values.put("runtimes.torchtuneDistributed.qwen2_5_1_5B.enabled", "torchtune-qwen2.5-1.5b");
-    assertThat(Charts.chart().ofKind("ClusterTrainingRuntime")).isEmpty();
+    assertThat(Renders.chart().ofKind("ClusterTrainingRuntime")).isEmpty();
     for (Map.Entry<String, String> value : values.entrySet()) {
-      assertThat(runtimeNames(Charts.chart(RUNTIMES_ONLY, "--set", value.getKey() + "=true"))).as(value.getKey())
+      assertThat(runtimeNames(Renders.chart(RUNTIMES_ONLY, "--set", value.getKey() + "=true"))).as(value.getKey())
           .containsExactly(value.getValue());
     }
-    assertThat(runtimeNames(Charts.chart(RUNTIMES_ONLY, "--set", "runtimes.defaultEnabled=true")))
+    assertThat(runtimeNames(Renders.chart(RUNTIMES_ONLY, "--set", "runtimes.defaultEnabled=true")))
         .containsExactlyInAnyOrderElementsOf(values.values());
   }
 
   @Test
   void aRuntimeImageValueReplacesTheShippedImage() throws IOException {
-    String yaml = Charts.template(RUNTIMES_ONLY, "--set", "runtimes.xgboostDistributed.enabled=true",
+    String yaml = Renders.template(RUNTIMES_ONLY, "--set", "runtimes.xgboostDistributed.enabled=true",
         "--set", "runtimes.xgboostDistributed.image.registry=mirror.example.com",
         "--set", "runtimes.xgboostDistributed.image.tag=v2.3.1");
     assertThat(yaml).contains("image: mirror.example.com/kubeflow/trainer/xgboost-runtime:v2.3.1")

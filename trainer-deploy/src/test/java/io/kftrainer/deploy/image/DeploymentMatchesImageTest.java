@@ -8,10 +8,9 @@ import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.kftrainer.deploy.Deploy;
 import io.kftrainer.deploy.Rendered;
-import io.kftrainer.deploy.Tools;
+import io.kftrainer.deploy.Renders;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -81,21 +80,12 @@ class DeploymentMatchesImageTest {
 
   private static Rendered render(String deployment) throws IOException {
     return switch (deployment) {
-      case "kustomize base" -> Rendered.parse(Tools.kustomize(Deploy.manifests().resolve("base")));
-      case "kustomize overlays/namespaced" -> Rendered.parse(Tools.kustomize(Deploy.manifests()
-          .resolve("overlays/namespaced")));
-      case "chart default" -> Rendered.parse(chart());
-      case "chart custom" -> Rendered.parse(chart("-f", Deploy.projectDir()
-          .resolve("trainer-deploy/src/test/resources/chart/custom-values.yaml").toString()));
+      case "kustomize base" -> Renders.kustomize("base");
+      case "kustomize overlays/namespaced" -> Renders.kustomize("overlays/namespaced");
+      case "chart default" -> Rendered.parse(Renders.templateCase("default"));
+      case "chart custom" -> Rendered.parse(Renders.templateCase("custom"));
       default -> throw new IllegalArgumentException(deployment);
     };
-  }
-
-  private static String chart(String... args) throws IOException {
-    List<String> command = new ArrayList<>(List.of("template", "kubeflow-trainer",
-        Deploy.chart().toString(), "-n", "kubeflow-system"));
-    command.addAll(List.of(args));
-    return Tools.helm(command.toArray(String[]::new)).success();
   }
 
   private static Container container(Rendered rendered) {
