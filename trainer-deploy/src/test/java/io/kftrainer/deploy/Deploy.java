@@ -1,11 +1,13 @@
 package io.kftrainer.deploy;
 
+import io.kftrainer.deploy.image.ImageArchive;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.Optional;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
 
 /**
  * What the tests try, where the build says it is (system properties set by the pom, with defaults for a run from
@@ -52,6 +54,19 @@ public final class Deploy {
       }
     }
     return Files.createDirectories(dir);
+  }
+
+  /**
+   * The image archive, unpacked into {@code root}; the calling test is skipped when the build made no image (the
+   * profile that makes it needs bubblewrap).
+   */
+  public static ImageArchive unpackedImage(Path root) throws IOException {
+    Path tar = imageTar();
+    Assumptions.assumeTrue(Files.isRegularFile(tar), "no image at " + tar + ": it is built by trainer-deploy's "
+        + "Maven profile 'image', active where bubblewrap is installed (/usr/bin/bwrap)");
+    ImageArchive image = ImageArchive.read(tar);
+    image.unpack(root);
+    return image;
   }
 
   /** {@code ghcr.io/kftrainer/trainer-operator:<tag>}, as the parent pom names the image. */

@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -29,14 +28,9 @@ class ImageMatchesDockerfileIT {
 
   @BeforeAll
   static void read() throws IOException {
-    Path tar = Deploy.imageTar();
-    Assumptions.assumeTrue(Files.isRegularFile(tar), "no image at " + tar + ": it is built by trainer-deploy's "
-        + "Maven profile 'image', active where bubblewrap is installed (/usr/bin/bwrap)");
-    dockerfile = Dockerfile.read(Deploy.projectDir().resolve("Dockerfile"));
-    ImageArchive archive = ImageArchive.read(tar);
-    image = archive.config();
     root = Deploy.workDir("image-vs-dockerfile").resolve("rootfs");
-    archive.unpack(root);
+    image = Deploy.unpackedImage(root).config();
+    dockerfile = Dockerfile.read(Deploy.projectDir().resolve("Dockerfile"));
   }
 
   @Test

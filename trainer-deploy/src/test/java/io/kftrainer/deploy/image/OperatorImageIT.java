@@ -60,14 +60,10 @@ class OperatorImageIT {
 
   @BeforeAll
   static void startTheImage() throws Exception {
-    Path tar = Deploy.imageTar();
-    Assumptions.assumeTrue(Files.isRegularFile(tar), "no image at " + tar + ": it is built by trainer-deploy's "
-        + "Maven profile 'image', active where bubblewrap is installed (/usr/bin/bwrap)");
     Assumptions.assumeTrue(BwrapContainer.available(), BwrapContainer.unavailableReason());
     Path work = Deploy.workDir("operator-image");
-    image = ImageArchive.read(tar);
     Path root = work.resolve("rootfs");
-    image.unpack(root);
+    image = Deploy.unpackedImage(root);
 
     Path plugins = Files.createDirectories(work.resolve("plugins/team"));
     Path pluginJar = Deploy.pluginExampleJar();
