@@ -18,7 +18,7 @@ COPY . .
 # The cache mount keeps ~/.m2 between builds (BuildKit).
 # trainer-local too: its `apiserver` is the API server of the AppCDS training run below (not in the image)
 RUN --mount=type=cache,target=/root/.m2 \
-    ./mvnw -B -q -DskipTests -DskipAppCds package -pl trainer-operator,trainer-local -am
+    ./mvnw -B -q -DskipTests -DskipAppCds package -pl trainer-operator,trainer-cli -am
 # Pick the runnable jar, whatever the packaging names it: an explicit
 # trainer-operator.jar, else a shaded/fat jar, else the main artifact; and
 # copy a dependency directory (target/lib, for a Class-Path manifest) if any.
@@ -63,7 +63,7 @@ COPY --from=build /out/app/ /app/
 # stays out of the image's layers.
 RUN --mount=type=bind,from=build,source=/src,target=/src \
     bash /src/trainer-operator/src/main/docker/appcds-training.sh /app/trainer-operator.jar /app/trainer-operator.jsa \
-      /src/trainer-local/target/trainer.jar /src/examples/torch-trainjob.yaml
+      /src/trainer-cli/target/trainer.jar /src/examples/torch-trainjob.yaml
 
 ENV JAVA_TOOL_OPTIONS="-XX:SharedArchiveFile=/app/trainer-operator.jsa -XX:MaxRAMPercentage=75"
 WORKDIR /app

@@ -4,12 +4,12 @@
 #   run    `trainer.jar run` against the embedded API server of a `local` instance, until /readyz answers 200
 # Each as wall time and as CPU time (user + sys of the process from /proc/<pid>/stat when it is ready: on a shared
 # machine the wall time follows the other processes' load, the CPU time much less), for three JVM settings: none,
-# the AppCDS archive (trainer-local/target/trainer.jsa, made by the build's training run AppCdsTraining, made here
+# the AppCDS archive (trainer-cli/target/trainer.jsa, made by the build's training run AppCdsTraining, made here
 # when missing), and the archive with C1 only (-XX:TieredStopAtLevel=1), which is what bin/trainer runs.
 # Usage: [RUNS=5] trainer-benchmarks/startup-figures.sh [path/to/trainer.jar]
 #        (after ./mvnw -DskipTests package -pl trainer-local -am)
 set -euo pipefail
-JAR=${1:-trainer-local/target/trainer.jar}
+JAR=${1:-trainer-cli/target/trainer.jar}
 JSA=${JSA:-${JAR%.jar}.jsa}
 RUNS=${RUNS:-5}
 WORK=$(mktemp -d)
@@ -64,7 +64,7 @@ time_run() {
 
 if [[ ! -f "$JSA" ]]; then
   echo "Training run: writing the AppCDS archive $JSA"
-  java -XX:ArchiveClassesAtExit="$JSA" -cp "$JAR" io.kftrainer.local.AppCdsTraining \
+  java -XX:ArchiveClassesAtExit="$JSA" -cp "$JAR" io.kftrainer.cli.AppCdsTraining \
     "$(dirname "$0")/../examples/torch-trainjob.yaml" >"$WORK/training.out" 2>&1 || { cat "$WORK/training.out" >&2; exit 1; }
 fi
 

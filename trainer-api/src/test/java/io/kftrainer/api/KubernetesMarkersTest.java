@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.client.CustomResource;
-import io.kftrainer.api.schema.KubernetesMarkers;
+import io.kftrainer.api.crd.KubernetesMarkers;
 import io.kftrainer.api.v1alpha1.ClusterTrainingRuntime;
 import io.kftrainer.api.v1alpha1.TrainJob;
 import io.kftrainer.api.v1alpha1.TrainingRuntime;
@@ -55,7 +55,7 @@ class KubernetesMarkersTest {
     }
     String expected = JSON.writeValueAsString(subset(definitions)) + "\n";
     Path file = Path.of(System.getProperty("trainer.kubernetesMarkersFile",
-        "src/main/resources/io/kftrainer/api/schema/kubernetes-markers.json"));
+        "src/main/resources/io/kftrainer/api/crd/kubernetes-markers.json"));
 
     if (Boolean.getBoolean("trainer.updateCrds")) {
       Files.writeString(file, expected, StandardCharsets.UTF_8);

@@ -20,8 +20,8 @@ import java.util.List;
 
 /**
  * The HTTP side of {@link EmbeddedApiServer}: request accounting and fault injection, then routing to the class of
- * each concern — {@link Discovery}, {@link Reads} and {@link Watches}, {@link Writes}, {@link PatchRequests},
- * {@link Deletes}, {@link Reviews}, {@link PodLogs} — with {@link Admission} and {@link Validation} between them
+ * each concern — {@link Discovery}, {@link Reads} and {@link WatchStreams}, {@link Writes}, {@link PatchRequests},
+ * {@link Deletes}, {@link Reviews}, {@link PodLogs} — with {@link AdmissionChain} and {@link Validation} between them
  * and the {@link Store}. One instance serves all requests concurrently; see {@link Store} for consistency.
  */
 final class ApiHandler implements HttpHandler {
@@ -39,9 +39,9 @@ final class ApiHandler implements HttpHandler {
   private final Discovery discovery;
   private final FaultInjector faults;
   private final RequestTally tally = new RequestTally();
-  private final Watches watches;
+  private final WatchStreams watches;
   private final PodLogs podLogs;
-  private final Admission admission = new Admission();
+  private final AdmissionChain admission = new AdmissionChain();
   final Validation validation;
   private final MergeTypes mergeTypes;
   private final Reads reads;
@@ -56,7 +56,7 @@ final class ApiHandler implements HttpHandler {
     this.faults = faults;
     this.store = store;
     this.discovery = new Discovery(this::storedCustomResourceDefinitions, serverVersion);
-    this.watches = new Watches(store, this, bookmarkIntervalMillis);
+    this.watches = new WatchStreams(store, this, bookmarkIntervalMillis);
     this.podLogs = new PodLogs(podLogSource);
     this.validation = new Validation(this::storedCustomResourceDefinitions);
     this.mergeTypes = new MergeTypes(this::storedCustomResourceDefinitions);

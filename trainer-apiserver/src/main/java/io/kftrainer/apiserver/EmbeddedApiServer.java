@@ -43,7 +43,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li><b>Lists</b> with label selectors ({@code =}, {@code ==}, {@code !=}, {@code in}, {@code notin}, exists,
  *   {@code !exists}; {@link LabelSelector}), field selectors on any field ({@link FieldSelector}), {@code limit} and
  *   {@code continue}, typed {@code <Kind>List}s.</li>
- *   <li><b>Watches</b> over HTTP streaming ({@link Watches}): resourceVersion semantics, bookmarks,
+ *   <li><b>Watches</b> over HTTP streaming ({@link WatchStreams}): resourceVersion semantics, bookmarks,
  *   {@code sendInitialEvents}, 410 Expired for a version older than the history, selectors.</li>
  *   <li><b>Subresources</b>: {@code status}; {@code pods/log} through a {@link PodLogSource}
  *   ({@link Builder#podLogs}); {@code exec}, {@code attach}, {@code portforward} answer 400 "Upgrade request

@@ -1,10 +1,12 @@
 package io.kftrainer.apiserver;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.LabelSelectorRequirement;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -25,18 +27,18 @@ final class LabelSelector {
   }
 
   private record Requirement(String key, Operator operator, Set<String> values) {
-    boolean matches(JsonNode labels) {
-      JsonNode value = labels.get(key);
-      boolean present = value != null && !value.isNull();
+    /** Whether the label's value ({@code null} when the object has no such label) satisfies this requirement. */
+    boolean matches(String value) {
+      boolean present = value != null;
       switch (operator) {
         case EXISTS:
           return present;
         case DOES_NOT_EXIST:
           return !present;
         case IN:
-          return present && values.contains(value.asText());
+          return present && values.contains(value);
         default:
-          return !present || !values.contains(value.asText());
+          return !present || !values.contains(value);
       }
     }
   }
@@ -61,17 +63,58 @@ final class LabelSelector {
     return new LabelSelector(new Parser(selector).requirements());
   }
 
-  boolean matches(JsonNode object) {
-    if (requirements.isEmpty()) {
-      return true;
+  /**
+   * A selector object, as webhooks' {@code objectSelector} and {@code namespaceSelector}: every {@code matchLabels}
+   * entry is an equality requirement, every {@code matchExpressions} entry one of In, NotIn, Exists, DoesNotExist;
+   * null or empty matches everything.
+   *
+   * @throws IllegalArgumentException for an unknown operator, which the API server would have refused
+   */
+  static LabelSelector of(io.fabric8.kubernetes.api.model.LabelSelector selector) {
+    if (selector == null) {
+      return EVERYTHING;
     }
-    JsonNode labels = object.path("metadata").path("labels");
-    for (Requirement requirement : requirements) {
-      if (!requirement.matches(labels)) {
-        return false;
+    List<Requirement> requirements = new ArrayList<>();
+    if (selector.getMatchLabels() != null) {
+      selector.getMatchLabels().forEach((key, value) -> requirements.add(new Requirement(key, Operator.IN, Set.of(value))));
+    }
+    if (selector.getMatchExpressions() != null) {
+      for (LabelSelectorRequirement expression : selector.getMatchExpressions()) {
+        Set<String> values = expression.getValues() == null ? Set.of() : Set.copyOf(expression.getValues());
+        requirements.add(new Requirement(expression.getKey(), operator(expression.getOperator()), values));
       }
     }
-    return true;
+    return new LabelSelector(requirements);
+  }
+
+  private static Operator operator(String name) {
+    switch (name == null ? "" : name) {
+      case "In":
+        return Operator.IN;
+      case "NotIn":
+        return Operator.NOT_IN;
+      case "Exists":
+        return Operator.EXISTS;
+      case "DoesNotExist":
+        return Operator.DOES_NOT_EXIST;
+      default:
+        throw new IllegalArgumentException("unknown label selector operator \"" + name + "\"");
+    }
+  }
+
+  /** Whether the labels of {@code object} (a JSON object with {@code metadata.labels}) satisfy this selector. */
+  boolean matches(JsonNode object) {
+    JsonNode labels = object.path("metadata").path("labels");
+    return requirements.stream().allMatch(requirement -> {
+      JsonNode value = labels.get(requirement.key());
+      return requirement.matches(value == null || value.isNull() ? null : value.asText());
+    });
+  }
+
+  /** Whether {@code labels} (null for none) satisfy this selector. */
+  boolean matches(Map<String, String> labels) {
+    Map<String, String> actual = labels == null ? Map.of() : labels;
+    return requirements.stream().allMatch(requirement -> requirement.matches(actual.get(requirement.key())));
   }
 
   /** A hand-written scanner: the grammar is small, and a regex cannot report where an invalid selector fails. */

@@ -14,7 +14,7 @@ import java.util.function.Supplier;
 
 import static io.kftrainer.apiserver.Statuses.notFound;
 
-/** GET of one object and of lists ({@code limit}/{@code continue}, selectors, Tables); watches are {@link Watches}. */
+/** GET of one object and of lists ({@code limit}/{@code continue}, selectors, Tables); watches are {@link WatchStreams}. */
 final class Reads {
 
   private static final String METADATA = "metadata";

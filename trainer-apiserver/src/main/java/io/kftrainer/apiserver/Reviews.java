@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.List;
 
-import static io.kftrainer.apiserver.Admission.ALL_PHASES;
+import static io.kftrainer.apiserver.AdmissionChain.ALL_PHASES;
 import static io.kftrainer.apiserver.KubeJson.metadata;
 import static io.kftrainer.apiserver.KubeJson.parseObject;
 
@@ -15,9 +15,9 @@ final class Reviews {
 
   private static final String STATUS = "status";
 
-  private final Admission admission;
+  private final AdmissionChain admission;
 
-  Reviews(Admission admission) {
+  Reviews(AdmissionChain admission) {
     this.admission = admission;
   }
 

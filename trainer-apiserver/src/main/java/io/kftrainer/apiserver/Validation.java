@@ -3,7 +3,7 @@ package io.kftrainer.apiserver;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kftrainer.schema.CustomResourceValidator;
-import io.kftrainer.schema.FieldError;
+import io.kftrainer.schema.SchemaFieldError;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -48,7 +48,7 @@ final class Validation {
   /** The field errors of {@code object} in kube-apiserver's words; empty when valid. */
   List<String> validate(Target target, ObjectNode object, JsonNode oldObject) {
     List<String> errors = new ArrayList<>();
-    for (FieldError error : validator().validate(object, oldObject)) {
+    for (SchemaFieldError error : validator().validate(object, oldObject)) {
       errors.add(error.toString());
     }
     return errors;

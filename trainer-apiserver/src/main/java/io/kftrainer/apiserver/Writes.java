@@ -8,8 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
-import static io.kftrainer.apiserver.Admission.MUTATING;
-import static io.kftrainer.apiserver.Admission.VALIDATING;
+import static io.kftrainer.apiserver.AdmissionChain.MUTATING;
+import static io.kftrainer.apiserver.AdmissionChain.VALIDATING;
 import static io.kftrainer.apiserver.KubeJson.metadata;
 import static io.kftrainer.apiserver.KubeJson.now;
 import static io.kftrainer.apiserver.KubeJson.parseObject;
@@ -32,9 +32,9 @@ final class Writes {
 
   private final Store store;
   private final Validation validation;
-  private final Admission admission;
+  private final AdmissionChain admission;
 
-  Writes(Store store, Validation validation, Admission admission) {
+  Writes(Store store, Validation validation, AdmissionChain admission) {
     this.store = store;
     this.validation = validation;
     this.admission = admission;

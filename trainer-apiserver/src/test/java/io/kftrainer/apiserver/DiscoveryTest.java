@@ -1,5 +1,6 @@
 package io.kftrainer.apiserver;
 
+import io.kftrainer.apiserver.testing.EmbeddedApiServerExtension;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.APIResource;
 import org.junit.jupiter.api.BeforeAll;

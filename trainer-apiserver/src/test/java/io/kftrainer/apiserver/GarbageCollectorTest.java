@@ -1,5 +1,6 @@
 package io.kftrainer.apiserver;
 
+import io.kftrainer.apiserver.testing.EmbeddedApiServerExtension;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.DeletionPropagation;

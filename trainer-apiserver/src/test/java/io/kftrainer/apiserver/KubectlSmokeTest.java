@@ -1,5 +1,6 @@
 package io.kftrainer.apiserver;
 
+import io.kftrainer.apiserver.testing.EmbeddedApiServerExtension;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;

@@ -1,5 +1,6 @@
 package io.kftrainer.apiserver;
 
+import io.kftrainer.apiserver.testing.EmbeddedApiServerExtension;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;

@@ -1,5 +1,6 @@
 package io.kftrainer.apiserver;
 
+import io.kftrainer.apiserver.testing.EmbeddedApiServerExtension;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;

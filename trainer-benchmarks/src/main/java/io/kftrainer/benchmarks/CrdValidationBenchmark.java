@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.kftrainer.schema.CustomResourceValidator;
-import io.kftrainer.schema.FieldError;
+import io.kftrainer.schema.SchemaFieldError;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;
@@ -60,19 +60,19 @@ public class CrdValidationBenchmark {
     }
     trainJob = JSON.readTree(TRAINJOB);
     old = trainJob.deepCopy();
-    List<FieldError> errors = validator.validate(trainJob, old);
+    List<SchemaFieldError> errors = validator.validate(trainJob, old);
     if (!errors.isEmpty()) {
       throw new IllegalStateException("the benchmark's TrainJob must be valid: " + errors);
     }
   }
 
   @Benchmark
-  public List<FieldError> create() {
+  public List<SchemaFieldError> create() {
     return validator.validate(trainJob, null);
   }
 
   @Benchmark
-  public List<FieldError> update() {
+  public List<SchemaFieldError> update() {
     return validator.validate(trainJob, old);
   }
 

@@ -32,7 +32,7 @@ public final class Deploy {
   }
 
   public static Path trainerJar() {
-    return path("deploy.trainerJar", "../trainer-local/target/trainer.jar");
+    return path("deploy.trainerJar", "../trainer-cli/target/trainer.jar");
   }
 
   public static Path imageTar() {

@@ -74,7 +74,7 @@ final class JobController {
     JobStatusBuilder status = new JobStatusBuilder(old);
     List<JobCondition> conditions = new ArrayList<>(Optional.ofNullable(old.getConditions()).orElse(List.of()));
     List<Pod> active = owned.stream().filter(JobController::isActive).toList();
-    boolean finished = Conditions.isJobTrue(conditions, "Complete") || Conditions.isJobTrue(conditions, "Failed");
+    boolean finished = PodConditions.isJobTrue(conditions, "Complete") || PodConditions.isJobTrue(conditions, "Failed");
     boolean suspended = Boolean.TRUE.equals(job.getSpec().getSuspend());
     int completions = Optional.ofNullable(job.getSpec().getCompletions()).orElse(1);
     int parallelism = Optional.ofNullable(job.getSpec().getParallelism()).orElse(1);
@@ -91,15 +91,15 @@ final class JobController {
       active.forEach(this::delete);
     } else if (suspended) {
       active.forEach(this::delete);
-      if (!Conditions.isJobTrue(conditions, "Suspended")) {
-        conditions = Conditions.setJob(conditions, "Suspended", "True", "JobSuspended", "Job suspended");
+      if (!PodConditions.isJobTrue(conditions, "Suspended")) {
+        conditions = PodConditions.setJob(conditions, "Suspended", "True", "JobSuspended", "Job suspended");
         events.record(job, "job-controller", "Normal", "Suspended", "Job suspended");
       }
       status.withStartTime(null);
       active = List.of();
     } else {
-      if (Conditions.isJobTrue(conditions, "Suspended")) {
-        conditions = Conditions.setJob(conditions, "Suspended", "False", "JobResumed", "Job resumed");
+      if (PodConditions.isJobTrue(conditions, "Suspended")) {
+        conditions = PodConditions.setJob(conditions, "Suspended", "False", "JobResumed", "Job resumed");
         events.record(job, "job-controller", "Normal", "Resumed", "Job resumed");
       }
       if (old.getStartTime() == null) {
@@ -107,15 +107,15 @@ final class JobController {
       }
       if (failed > backoffLimit) {
         String message = "Job has reached the specified backoff limit" + failureDetail(failedPods, active);
-        conditions = Conditions.setJob(conditions, "FailureTarget", "True", "BackoffLimitExceeded", message);
-        conditions = Conditions.setJob(conditions, "Failed", "True", "BackoffLimitExceeded", message);
+        conditions = PodConditions.setJob(conditions, "FailureTarget", "True", "BackoffLimitExceeded", message);
+        conditions = PodConditions.setJob(conditions, "Failed", "True", "BackoffLimitExceeded", message);
         events.record(job, "job-controller", "Warning", "BackoffLimitExceeded", message);
         active.forEach(this::delete);
         active = List.of();
       } else if (succeeded.size() >= completions) {
         String message = "Reached expected number of succeeded pods";
-        conditions = Conditions.setJob(conditions, "SuccessCriteriaMet", "True", "CompletionsReached", message);
-        conditions = Conditions.setJob(conditions, "Complete", "True", "CompletionsReached", message);
+        conditions = PodConditions.setJob(conditions, "SuccessCriteriaMet", "True", "CompletionsReached", message);
+        conditions = PodConditions.setJob(conditions, "Complete", "True", "CompletionsReached", message);
         status.withCompletionTime(Instant.now().toString());
         events.record(job, "job-controller", "Normal", "Completed", "Job completed");
       } else {

@@ -83,8 +83,8 @@ final class JobSetController {
         delete(job); // a Job of an earlier attempt
       }
     }
-    boolean terminal = Conditions.isTrue(status.getConditions(), CONDITION_COMPLETED)
-        || Conditions.isTrue(status.getConditions(), CONDITION_FAILED);
+    boolean terminal = PodConditions.isTrue(status.getConditions(), CONDITION_COMPLETED)
+        || PodConditions.isTrue(status.getConditions(), CONDITION_FAILED);
     if (terminal) {
       current.stream().filter(j -> !finished(j)).forEach(this::delete);
     } else {
@@ -101,14 +101,14 @@ final class JobSetController {
       boolean oldJobsLeft) {
     String name = jobSet.getMetadata().getName();
     boolean suspend = Boolean.TRUE.equals(jobSet.getSpec().getSuspend());
-    Optional<Job> failed = current.stream().filter(j -> Conditions.isJobTrue(j.getStatus() == null ? null
+    Optional<Job> failed = current.stream().filter(j -> PodConditions.isJobTrue(j.getStatus() == null ? null
         : j.getStatus().getConditions(), "Failed")).findFirst();
     if (failed.isPresent()) {
       onJobFailure(jobSet, status, failed.get(), current);
       return;
     }
     if (succeeded(jobSet, current)) {
-      status.setConditions(Conditions.set(status.getConditions(), CONDITION_COMPLETED, "True", "AllJobsCompleted",
+      status.setConditions(PodConditions.set(status.getConditions(), CONDITION_COMPLETED, "True", "AllJobsCompleted",
           "jobset completed successfully"));
       status.setTerminalState(CONDITION_COMPLETED);
       events.record(jobSet, "jobset-controller", "Normal", "AllJobsCompleted", "jobset completed successfully");
@@ -127,14 +127,14 @@ final class JobSetController {
       }
     }
     if (suspend) {
-      if (!Conditions.isTrue(status.getConditions(), CONDITION_SUSPENDED)) {
-        status.setConditions(Conditions.set(status.getConditions(), CONDITION_SUSPENDED, "True", "SuspendedJobs",
+      if (!PodConditions.isTrue(status.getConditions(), CONDITION_SUSPENDED)) {
+        status.setConditions(PodConditions.set(status.getConditions(), CONDITION_SUSPENDED, "True", "SuspendedJobs",
             "jobset is suspended"));
         progress.accept("jobset " + jobSet.getMetadata().getNamespace() + "/" + name + ": Suspended");
       }
     } else if (status.getConditions() != null && status.getConditions().stream()
         .anyMatch(c -> CONDITION_SUSPENDED.equals(c.getType()) && "True".equals(c.getStatus()))) {
-      status.setConditions(Conditions.set(status.getConditions(), CONDITION_SUSPENDED, "False", "ResumeJobs",
+      status.setConditions(PodConditions.set(status.getConditions(), CONDITION_SUSPENDED, "False", "ResumeJobs",
           "jobset is resumed"));
     }
     if (oldJobsLeft) {
@@ -163,7 +163,7 @@ final class JobSetController {
 
   private void onJobFailure(JobSet jobSet, JobSetStatus status, Job failed, List<Job> current) {
     String rjob = label(failed, LABEL_REPLICATED_JOB_NAME);
-    JobCondition condition = Conditions.job(failed.getStatus().getConditions(), "Failed").orElseThrow();
+    JobCondition condition = PodConditions.job(failed.getStatus().getConditions(), "Failed").orElseThrow();
     var policy = jobSet.getSpec().getFailurePolicy();
     int maxRestarts = policy == null || policy.getMaxRestarts() == null ? 0 : policy.getMaxRestarts();
     String action = "RestartJobSet";
@@ -198,7 +198,7 @@ final class JobSetController {
     String reason = "FailJobSet".equals(action) ? "FailedJobs" : maxRestarts > 0 ? "ReachedMaxRestarts" : "FailedJobs";
     String message = ("ReachedMaxRestarts".equals(reason) ? "jobset failed due to reaching max number of restarts"
         : "jobset failed due to one or more job failures") + ": " + detail;
-    status.setConditions(Conditions.set(status.getConditions(), CONDITION_FAILED, "True", reason, message));
+    status.setConditions(PodConditions.set(status.getConditions(), CONDITION_FAILED, "True", reason, message));
     status.setTerminalState(CONDITION_FAILED);
     events.record(jobSet, "jobset-controller", "Warning", reason, message);
     progress.accept("jobset " + ns + "/" + name + ": Failed (" + reason + "), " + detail.lines().findFirst()
@@ -214,7 +214,7 @@ final class JobSetController {
         ? jobSet.getSpec().getReplicatedJobs().stream().map(ReplicatedJob::getName).toList()
         : policy.getTargetReplicatedJobs();
     List<Job> targeted = current.stream().filter(j -> targets.contains(label(j, LABEL_REPLICATED_JOB_NAME))).toList();
-    List<Job> complete = targeted.stream().filter(j -> Conditions.isJobTrue(j.getStatus() == null ? null
+    List<Job> complete = targeted.stream().filter(j -> PodConditions.isJobTrue(j.getStatus() == null ? null
         : j.getStatus().getConditions(), "Complete")).toList();
     if (OPERATOR_ANY.equals(operator)) {
       return !complete.isEmpty();
@@ -229,8 +229,8 @@ final class JobSetController {
       List<Job> of = current.stream().filter(j -> dependency.getName().equals(label(j, LABEL_REPLICATED_JOB_NAME)))
           .toList();
       boolean met = !of.isEmpty() && of.stream().allMatch(j -> DEPENDS_ON_COMPLETE.equals(dependency.getStatus())
-          ? Conditions.isJobTrue(j.getStatus() == null ? null : j.getStatus().getConditions(), "Complete")
-          : ready(j) || Conditions.isJobTrue(j.getStatus() == null ? null : j.getStatus().getConditions(),
+          ? PodConditions.isJobTrue(j.getStatus() == null ? null : j.getStatus().getConditions(), "Complete")
+          : ready(j) || PodConditions.isJobTrue(j.getStatus() == null ? null : j.getStatus().getConditions(),
               "Complete"));
       if (!met) {
         return false;
@@ -327,8 +327,8 @@ final class JobSetController {
       ReplicatedJobStatus s = new ReplicatedJobStatus();
       s.setName(rjob.getName());
       s.setReady((int) of.stream().filter(j -> !finished(j) && ready(j)).count());
-      s.setSucceeded((int) of.stream().filter(j -> Conditions.isJobTrue(conditions(j), "Complete")).count());
-      s.setFailed((int) of.stream().filter(j -> Conditions.isJobTrue(conditions(j), "Failed")).count());
+      s.setSucceeded((int) of.stream().filter(j -> PodConditions.isJobTrue(conditions(j), "Complete")).count());
+      s.setFailed((int) of.stream().filter(j -> PodConditions.isJobTrue(conditions(j), "Failed")).count());
       s.setActive((int) of.stream().filter(j -> !finished(j) && j.getStatus() != null
           && Optional.ofNullable(j.getStatus().getActive()).orElse(0) > 0).count());
       s.setSuspended((int) of.stream().filter(j -> Boolean.TRUE.equals(j.getSpec().getSuspend())).count());
@@ -407,7 +407,7 @@ final class JobSetController {
   }
 
   private static boolean finished(Job job) {
-    return Conditions.isJobTrue(conditions(job), "Complete") || Conditions.isJobTrue(conditions(job), "Failed");
+    return PodConditions.isJobTrue(conditions(job), "Complete") || PodConditions.isJobTrue(conditions(job), "Failed");
   }
 
   private static boolean ready(Job job) {

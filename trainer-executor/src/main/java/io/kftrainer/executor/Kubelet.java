@@ -141,6 +141,13 @@ final class Kubelet {
       writeStatus(pod, run);
       return;
     }
+    Optional<String> unavailable = UnavailableRuntimes.of(pod);
+    if (unavailable.isPresent()) {
+      events.pod(pod, "Warning", "Failed", "Error: " + UnavailableRuntimes.REASON + ": " + unavailable.get());
+      run.failBeforeStart(UnavailableRuntimes.REASON, unavailable.get());
+      writeStatus(pod, run);
+      return;
+    }
     for (Container c : allContainers(pod)) {
       events.pod(pod, "Normal", "Pulled", "Container image \"" + c.getImage() + "\" not pulled: the local executor "
           + "runs container \"" + c.getName() + "\" with this machine's tools");

@@ -278,6 +278,48 @@ class LocalExecutorTest {
     assertThat(log(pod.getMetadata().getName(), "node", null)).doesNotContain("ran");
   }
 
+  @Test
+  void aFluxPodFailsAtOnceSayingThatFluxCannotRunHereAndRunsNothing() throws IOException {
+    // the Flux plugin's pods: its installer init container, the node's command wrapped in the entrypoint; the
+    // follower brokers would retry forever, and nothing here provides flux
+    Path marker = runDir.resolve("flux-ran");
+    create("""
+        apiVersion: jobset.x-k8s.io/v1alpha2
+        kind: JobSet
+        metadata: {name: flux}
+        spec:
+          replicatedJobs:
+          - name: node
+            template:
+              spec:
+                parallelism: 2
+                completions: 2
+                template:
+                  spec:
+                    initContainers:
+                    - name: flux-installer
+                      image: ghcr.io/converged-computing/flux-view-ubuntu:tag-jammy
+                      command: [sh, -c, 'touch %s']
+                    containers:
+                    - name: node
+                      image: ubuntu:jammy
+                      command: [sh, -c, 'touch %s']
+        """.formatted(marker, marker));
+
+    JobSet failed = awaitCondition("flux", "Failed");
+
+    assertThat(failed.getStatus().getConditions()).filteredOn(c -> c.getType().equals("Failed")).singleElement()
+        .satisfies(c -> assertThat(c.getMessage()).contains("container flux-installer exited with code 128")
+            .contains("the local executor cannot run Flux (init container flux-installer of the Flux plugin): Flux "
+                + "is not packaged in Debian"));
+    List<Pod> pods = client.pods().inNamespace(NS).withLabel("jobset.sigs.k8s.io/jobset-name", "flux").list()
+        .getItems();
+    assertThat(pods).isNotEmpty().allSatisfy(pod -> assertThat(pod.getStatus().getInitContainerStatuses())
+        .singleElement().satisfies(c -> assertThat(c.getState().getTerminated().getReason())
+            .isEqualTo("RuntimeUnavailable")));
+    assertThat(marker).doesNotExist();
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"busybox", "pytorch/pytorch:2.5.0-cuda12.1", "registry.example.com:5000/team/train:v1",
       "ghcr.io/kubeflow/trainer@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
@@ -442,7 +484,7 @@ class LocalExecutorTest {
 
   private static JobSet awaitCondition(String name, String type) {
     return await().atMost(TIMEOUT).until(() -> client.resources(JobSet.class).inNamespace(NS).withName(name).get(),
-        js -> js.getStatus() != null && Conditions.isTrue(js.getStatus().getConditions(), type));
+        js -> js.getStatus() != null && PodConditions.isTrue(js.getStatus().getConditions(), type));
   }
 
 }

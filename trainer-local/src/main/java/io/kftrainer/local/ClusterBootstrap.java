@@ -10,9 +10,10 @@ import io.fabric8.kubernetes.api.model.admissionregistration.v1.ServiceReference
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfiguration;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.WebhookClientConfig;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.kftrainer.operator.runtime.RuntimeCatalog;
-import io.kftrainer.operator.yaml.Manifest;
-import io.kftrainer.operator.yaml.ManifestReader;
+import io.kftrainer.runtime.RuntimeCatalog;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -29,6 +30,8 @@ import java.util.stream.Stream;
  * {@code kubectl apply}.
  */
 final class ClusterBootstrap {
+
+  private static final YAMLMapper YAML = new YAMLMapper();
 
   static final String FIELD_MANAGER = "trainer-local";
   private static final String CRD_API_VERSION = "apiextensions.k8s.io/v1";
@@ -59,20 +62,21 @@ final class ClusterBootstrap {
     files.addAll(new ClassPathDirectory(classLoader, API_CRD_DIRECTORY).files(name -> name.endsWith("-v1.yml")));
     files.addAll(new ClassPathDirectory(classLoader, PLUGIN_CRD_DIRECTORY)
         .files(name -> name.endsWith(".yaml") || name.endsWith(".yml")));
-    List<Manifest> crds = new ArrayList<>();
+    List<JsonNode> crds = new ArrayList<>();
     for (ClassPathDirectory.File file : files) {
-      for (Manifest manifest : ManifestReader.read(file.read(), file.name())) {
-        manifest.check();
-        if (!CRD_API_VERSION.equals(manifest.apiVersion()) || !CRD_KIND.equals(manifest.kind())) {
-          throw new IllegalStateException(manifest.location() + " on the class path is not a " + CRD_API_VERSION
-              + " " + CRD_KIND + " but a " + manifest.apiVersion() + " " + manifest.kind());
+      for (JsonNode crd : documents(file.read(), file.name())) {
+        String apiVersion = crd.path("apiVersion").asText();
+        String kind = crd.path("kind").asText();
+        if (!CRD_API_VERSION.equals(apiVersion) || !CRD_KIND.equals(kind)) {
+          throw new IllegalStateException(file.name() + " on the class path is not a " + CRD_API_VERSION
+              + " " + CRD_KIND + " but a " + apiVersion + " " + kind);
         }
-        crds.add(manifest);
+        crds.add(crd);
       }
     }
     crds.parallelStream().forEach(crd ->
-        client.raw("/apis/" + CRD_API_VERSION + "/customresourcedefinitions", "POST", crd.tree().toString()));
-    return crds.stream().map(Manifest::name).toList();
+        client.raw("/apis/" + CRD_API_VERSION + "/customresourcedefinitions", "POST", crd.toString()));
+    return crds.stream().map(crd -> crd.path("metadata").path("name").asText()).toList();
   }
 
   void createNamespaces(String... names) {
@@ -90,21 +94,20 @@ final class ClusterBootstrap {
     List<String> names = new ArrayList<>();
     for (ClassPathDirectory.File file : new ClassPathDirectory(classLoader, WEBHOOK_DIRECTORY)
         .files(name -> name.endsWith(".yaml"))) {
-      for (Manifest manifest : ManifestReader.read(file.read(), file.name())) {
-        manifest.check();
-        HasMetadata configuration = switch (manifest.kind()) {
+      for (JsonNode manifest : documents(file.read(), file.name())) {
+        String kind = manifest.path("kind").asText();
+        HasMetadata configuration = switch (kind) {
           case "ValidatingWebhookConfiguration" -> {
-            ValidatingWebhookConfiguration c = convert(manifest.tree(), ValidatingWebhookConfiguration.class);
+            ValidatingWebhookConfiguration c = convert(manifest, ValidatingWebhookConfiguration.class);
             c.getWebhooks().forEach(w -> pointAt(w.getClientConfig(), operatorNamespace, serviceName));
             yield c;
           }
           case "MutatingWebhookConfiguration" -> {
-            MutatingWebhookConfiguration c = convert(manifest.tree(), MutatingWebhookConfiguration.class);
+            MutatingWebhookConfiguration c = convert(manifest, MutatingWebhookConfiguration.class);
             c.getWebhooks().forEach(w -> pointAt(w.getClientConfig(), operatorNamespace, serviceName));
             yield c;
           }
-          default -> throw new IllegalStateException(manifest.location() + ": not a webhook configuration but a "
-              + manifest.kind());
+          default -> throw new IllegalStateException(file.name() + ": not a webhook configuration but a " + kind);
         };
         apply(configuration);
         names.add(configuration.getMetadata().getName());
@@ -131,12 +134,11 @@ final class ClusterBootstrap {
    */
   List<String> installRuntimes() {
     String directory = RuntimeCatalog.SHIPPED_DIRECTORY;
-    JsonNode kustomization = read(directory + "kustomization.yaml").get(0).tree();
+    JsonNode kustomization = read(directory + "kustomization.yaml").get(0);
     List<GenericKubernetesResource> runtimes = new ArrayList<>();
     for (JsonNode file : kustomization.path("resources")) {
-      for (Manifest manifest : read(directory + file.asText())) {
-        manifest.check();
-        ObjectNode tree = (ObjectNode) manifest.tree().deepCopy();
+      for (JsonNode manifest : read(directory + file.asText())) {
+        ObjectNode tree = (ObjectNode) manifest.deepCopy();
         ObjectNode labels = object(object(tree, "metadata"), "labels");
         for (JsonNode label : kustomization.path("labels")) {
           label.path("pairs").properties().forEach(pair -> labels.set(pair.getKey(), pair.getValue()));
@@ -153,12 +155,25 @@ final class ClusterBootstrap {
     return child instanceof ObjectNode existing ? existing : parent.putObject(field);
   }
 
-  private List<Manifest> read(String resource) {
+  private List<JsonNode> read(String resource) {
     ClassPathDirectory.File file = new ClassPathDirectory.File(resource, classLoader.getResource(resource));
     if (file.url() == null) {
       throw new IllegalStateException(resource + " is not on the class path");
     }
-    return ManifestReader.read(file.read(), resource);
+    return documents(file.read(), resource);
+  }
+
+  /**
+   * The non-empty documents of one of this project's own files on the class path, which its tests check: read as
+   * they are, without the command line's checks of a user's manifests.
+   */
+  private static List<JsonNode> documents(String text, String name) {
+    try {
+      return YAML.readerFor(JsonNode.class).<JsonNode>readValues(text).readAll().stream()
+          .filter(document -> document != null && document.isObject()).toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException(name + " on the class path is not YAML", e);
+    }
   }
 
   private <T> T convert(JsonNode tree, Class<T> type) {

@@ -1,5 +1,7 @@
 package io.kftrainer.local;
 
+import io.kftrainer.apiserver.ServiceRoutes;
+import io.kftrainer.apiserver.WebhookDispatcher;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kftrainer.apiserver.EmbeddedApiServer;
 import java.net.InetSocketAddress;
@@ -19,7 +21,7 @@ import java.util.function.Supplier;
  * @param runtimes the ClusterTrainingRuntimes installed
  * @param dispatcher the admission chain; closed with the cluster
  */
-record EmbeddedCluster(List<String> crds, List<String> webhookConfigurations, List<String> runtimes,
+public record EmbeddedCluster(List<String> crds, List<String> webhookConfigurations, List<String> runtimes,
     WebhookDispatcher dispatcher) implements AutoCloseable {
 
   /** The port of the operator's webhook Service, as in {@code manifests/base}. */
@@ -31,7 +33,7 @@ record EmbeddedCluster(List<String> crds, List<String> webhookConfigurations, Li
    * Installs the trainer into {@code server} through {@code client}; the webhook Service
    * {@code operatorNamespace/serviceName} is served by {@code webhookServer}'s address at the time of each call.
    */
-  static EmbeddedCluster install(EmbeddedApiServer server, KubernetesClient client, String operatorNamespace,
+  public static EmbeddedCluster install(EmbeddedApiServer server, KubernetesClient client, String operatorNamespace,
       String serviceName, Supplier<InetSocketAddress> webhookServer) {
     ClusterBootstrap bootstrap = new ClusterBootstrap(client, EmbeddedCluster.class.getClassLoader());
     List<String> crds = bootstrap.installCrds();
@@ -54,7 +56,7 @@ record EmbeddedCluster(List<String> crds, List<String> webhookConfigurations, Li
    * {@code webhookServer} (kube-proxy's part), for whatever webhook configurations an installer (helm, kubectl)
    * creates later.
    */
-  static EmbeddedCluster empty(EmbeddedApiServer server, KubernetesClient client, String operatorNamespace,
+  public static EmbeddedCluster empty(EmbeddedApiServer server, KubernetesClient client, String operatorNamespace,
       String serviceName, Supplier<InetSocketAddress> webhookServer) {
     new ClusterBootstrap(client, EmbeddedCluster.class.getClassLoader()).createNamespaces(SYSTEM_NAMESPACES);
     ServiceRoutes routes = new ServiceRoutes().route(operatorNamespace, serviceName, SERVICE_PORT, webhookServer);

@@ -1,5 +1,6 @@
 package io.kftrainer.local;
 
+import io.kftrainer.apiserver.WebhookDispatcher;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
@@ -68,6 +69,8 @@ public final class LocalMode implements AutoCloseable {
   /** The API server's port when none is asked for, if free (else an ephemeral port). */
   public static final int DEFAULT_PORT = 8001;
   public static final String DEFAULT_KUBECONFIG = "trainer-local.kubeconfig";
+  /** The field manager of what local mode applies: its own objects and the files of {@code --apply}. */
+  public static final String FIELD_MANAGER = ClusterBootstrap.FIELD_MANAGER;
   static final String IDENTITY = "trainer-operator-local";
   private static final String LOCALHOST = OperatorConfig.LOOPBACK_ADDRESS;
   private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
@@ -81,7 +84,6 @@ public final class LocalMode implements AutoCloseable {
   private OperatorConfig config;
   private Path kubeconfig;
   private List<String> runtimes = List.of();
-  private ManifestApplier applier;
   // volatile: the API server reads it from its request threads to serve pod logs
   private volatile LocalExecutor executor;
 
@@ -174,7 +176,6 @@ public final class LocalMode implements AutoCloseable {
       LOG.info("Injecting faults: {}", options.faults);
     }
     kubeconfig = server.writeKubeconfig(options.kubeconfig).toAbsolutePath();
-    applier = new ManifestApplier(client, options.out, options.err);
   }
 
   private static long millisSince(long nanos) {
@@ -225,7 +226,7 @@ public final class LocalMode implements AutoCloseable {
   }
 
   /** A port free at the time of the call, for a server that must know its port before it starts. */
-  static int freePort() {
+  public static int freePort() {
     try (ServerSocket probe = new ServerSocket(0)) {
       return probe.getLocalPort();
     } catch (IOException e) {
@@ -295,16 +296,6 @@ public final class LocalMode implements AutoCloseable {
   /** The names of the installed default ClusterTrainingRuntimes. */
   public List<String> runtimes() {
     return runtimes;
-  }
-
-  /**
-   * Creates or updates the objects of YAML files and directories through the API, as {@code --apply} does
-   * ({@link ManifestApplier}); each object's outcome goes to the builder's {@code out} or {@code err}.
-   *
-   * @return whether every object was applied
-   */
-  public boolean apply(List<Path> paths) {
-    return applier.apply(paths).stream().allMatch(ManifestApplier.Outcome::applied);
   }
 
   /** Blocks until the operator stops: by {@link #close()} (not fatal) or on its own (fatal). */

@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
  * on start-up's one thread, for loading and initialising CEL (about 2,000 classes: its parser, checker, runtime and
  * protobuf descriptors) and the schema validator; here that happens on the other core. Nothing it makes is kept.
  */
-final class SchemaWarmUp {
+public final class SchemaWarmUp {
 
   private static final Logger LOG = LoggerFactory.getLogger(SchemaWarmUp.class);
   private static final String CRD = """
@@ -37,7 +37,7 @@ final class SchemaWarmUp {
   }
 
   /** Starts the warm-up on a daemon thread and returns it. */
-  static Thread start() {
+  public static Thread start() {
     Thread thread = new Thread(SchemaWarmUp::run, "schema-warm-up");
     thread.setDaemon(true);
     thread.start();

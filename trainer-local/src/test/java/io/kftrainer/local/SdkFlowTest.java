@@ -3,7 +3,7 @@ package io.kftrainer.local;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.kftrainer.operator.cli.RunCommand;
+import io.kftrainer.operator.command.RunCommand;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;

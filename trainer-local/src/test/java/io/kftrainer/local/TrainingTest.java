@@ -11,7 +11,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.kftrainer.api.v1alpha1.TrainJob;
 import io.kftrainer.executor.LocalExecutor;
-import io.kftrainer.operator.cli.RunCommand;
+import io.kftrainer.operator.command.RunCommand;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -56,7 +56,7 @@ class TrainingTest {
         .execute(dir.resolve("run"), 6).out(OUT::add).err(OUT::add).start();
     client = local.client();
     executor = local.executor().orElseThrow();
-    assertThat(local.apply(List.of(resource("training/runtimes.yaml")))).as("runtimes applied: " + OUT).isTrue();
+    applyFile(resource("training/runtimes.yaml"));
   }
 
   @AfterAll
@@ -305,9 +305,16 @@ class TrainingTest {
     try {
       Path file = Files.createTempFile(dir, "trainjob", ".yaml");
       Files.writeString(file, yaml);
-      assertThat(local.apply(List.of(file))).as("applied: " + OUT).isTrue();
+      applyFile(file);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Server-side applies every object of a YAML file, as {@code kubectl apply --server-side} would. */
+  private static void applyFile(Path file) throws IOException {
+    try (java.io.InputStream in = Files.newInputStream(file)) {
+      client.load(in).fieldManager("training-test").forceConflicts().serverSideApply();
     }
   }
 

@@ -1,12 +1,10 @@
 package io.kftrainer.operator;
 
-import io.kftrainer.operator.app.HttpServerNoDelay;
-import io.kftrainer.operator.cli.ErrorHandler;
-import io.kftrainer.operator.cli.RunCommand;
-import io.kftrainer.operator.cli.Streams;
-import io.kftrainer.operator.cli.VersionProvider;
-import io.kftrainer.operator.plugins.PluginsCommand;
-import io.kftrainer.operator.render.RenderCommand;
+import io.kftrainer.webhook.HttpServerNoDelay;
+import io.kftrainer.operator.command.ErrorHandler;
+import io.kftrainer.operator.command.RunCommand;
+import io.kftrainer.operator.command.Streams;
+import io.kftrainer.operator.command.VersionProvider;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -14,7 +12,8 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * The {@code trainer-operator} executable: one picocli command per mode of operation.
+ * The {@code trainer-operator} executable of the operator image: {@code run} only. The {@code trainer} command line
+ * ({@code io.kftrainer.cli.TrainerCli}) adds its own commands to this tree.
  *
  * <p>Every subcommand is registered in {@link #commandLine(Streams)}, which takes the standard streams as
  * arguments so that tests drive the real commands in process. Exit codes: 0 success, 1 failure (invalid input,
@@ -53,8 +52,6 @@ public final class Main implements Runnable {
   public static CommandLine commandLine(Streams streams, Object... moreSubcommands) {
     CommandLine commandLine = new CommandLine(new Main());
     commandLine.addSubcommand(new RunCommand());
-    commandLine.addSubcommand(new RenderCommand(streams));
-    commandLine.addSubcommand(new PluginsCommand());
     for (Object subcommand : moreSubcommands) {
       commandLine.addSubcommand(subcommand);
     }

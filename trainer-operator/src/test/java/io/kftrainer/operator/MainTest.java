@@ -2,8 +2,8 @@ package io.kftrainer.operator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.kftrainer.operator.cli.TestingCli;
-import io.kftrainer.operator.cli.TestingCli.Run;
+import io.kftrainer.operator.command.TestingCli;
+import io.kftrainer.operator.command.TestingCli.Run;
 import org.junit.jupiter.api.Test;
 
 class MainTest {
@@ -40,6 +40,6 @@ class MainTest {
     Run run = TestingCli.run("--help");
 
     assertThat(run.exitCode()).isZero();
-    assertThat(run.out()).contains("plugins");
+    assertThat(run.out()).contains("run");
   }
 }

@@ -73,15 +73,15 @@ public final class CustomResourceValidator {
    * The errors of {@code object} ({@code oldObject} for an update's transition rules, else null); empty when valid
    * or when no CRD defines its kind.
    */
-  public List<FieldError> validate(JsonNode object, JsonNode oldObject) {
+  public List<SchemaFieldError> validate(JsonNode object, JsonNode oldObject) {
     Optional<StructuralSchema> schema = schema(object.path("apiVersion").asText(), object.path("kind").asText());
     if (schema.isEmpty()) {
       return List.of();
     }
-    List<FieldError> errors = new ArrayList<>();
+    List<SchemaFieldError> errors = new ArrayList<>();
     String name = object.path("metadata").path("name").asText("");
     if (!name.isEmpty() && (name.length() > 253 || !DNS1123_SUBDOMAIN.matcher(name).matches())) {
-      errors.add(new FieldError(FieldError.Type.INVALID, "metadata.name", StructuralSchema.render(
+      errors.add(new SchemaFieldError(SchemaFieldError.Type.INVALID, "metadata.name", StructuralSchema.render(
           object.path("metadata").path("name")), "a lowercase RFC 1123 subdomain must consist of lower case "
           + "alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. "
           + "'example.com', regex used for validation is "
@@ -95,8 +95,8 @@ public final class CustomResourceValidator {
    * kube-apiserver's message for a rejected object: {@code TrainJob.trainer.kubeflow.org "x" is invalid: ...}, the
    * errors in brackets when there are several, each once (as kube's {@code ErrorList.ToAggregate}).
    */
-  public static String message(String kind, String group, String name, List<FieldError> errors) {
-    List<String> causes = new ArrayList<>(new LinkedHashSet<>(errors.stream().map(FieldError::toString).toList()));
+  public static String message(String kind, String group, String name, List<SchemaFieldError> errors) {
+    List<String> causes = new ArrayList<>(new LinkedHashSet<>(errors.stream().map(SchemaFieldError::toString).toList()));
     return kind + (group.isEmpty() ? "" : "." + group) + " \"" + name + "\" is invalid: "
         + (causes.size() == 1 ? causes.get(0) : "[" + String.join(", ", causes) + "]");
   }

@@ -125,14 +125,14 @@ public final class StructuralSchema {
   /**
    * Validates {@code object} (and, on an update, the transition rules against {@code oldObject}, else null), as
    * kube-apiserver does: the schema first, then the CEL rules of every node, each node's own rules before its
-   * children's. After an error that kube calls blocking ({@link FieldError.Type#blocksRules()}: a wrong type, a
+   * children's. After an error that kube calls blocking ({@link SchemaFieldError.Type#blocksRules()}: a wrong type, a
    * missing required field...) no rule is evaluated and one error says so. Returns every error found.
    */
-  public List<FieldError> validate(JsonNode object, JsonNode oldObject) {
-    List<FieldError> errors = new ArrayList<>();
+  public List<SchemaFieldError> validate(JsonNode object, JsonNode oldObject) {
+    List<SchemaFieldError> errors = new ArrayList<>();
     validate(schema, object, "", errors);
     if (errors.stream().anyMatch(e -> e.type().blocksRules())) {
-      errors.add(new FieldError(FieldError.Type.INVALID, "", quote("null"), "some validation rules were not checked "
+      errors.add(new SchemaFieldError(SchemaFieldError.Type.INVALID, "", quote("null"), "some validation rules were not checked "
           + "because the object was invalid; correct the existing errors to complete validation"));
     } else {
       validateRules(schema, object, oldObject, "", errors, new CelRules.Budget(costBudget));
@@ -140,7 +140,7 @@ public final class StructuralSchema {
     return errors;
   }
 
-  private void validate(JsonNode schema, JsonNode value, String path, List<FieldError> errors) {
+  private void validate(JsonNode schema, JsonNode value, String path, List<SchemaFieldError> errors) {
     if (value.isNull()) {
       if (!schema.path("nullable").asBoolean(false) && schema.has("type")) {
         errors.add(typeError(schema, path, "null"));
@@ -204,14 +204,14 @@ public final class StructuralSchema {
     return value.isNumber() ? "number" : "boolean";
   }
 
-  private static FieldError typeError(JsonNode schema, String path, String actual) {
+  private static SchemaFieldError typeError(JsonNode schema, String path, String actual) {
     String expected = schema.path("x-kubernetes-int-or-string").asBoolean(false) ? "integer,string"
         : schema.path("type").asText();
-    return new FieldError(FieldError.Type.TYPE_INVALID, path, quote(actual),
+    return new SchemaFieldError(SchemaFieldError.Type.TYPE_INVALID, path, quote(actual),
         path + " in body must be of type " + expected + ": " + quote(actual));
   }
 
-  private void checkEnum(JsonNode schema, JsonNode value, String path, List<FieldError> errors) {
+  private void checkEnum(JsonNode schema, JsonNode value, String path, List<SchemaFieldError> errors) {
     JsonNode values = schema.get("enum");
     if (values == null || !values.isArray()) {
       return;
@@ -223,17 +223,17 @@ public final class StructuralSchema {
     }
     List<String> supported = new ArrayList<>();
     values.forEach(v -> supported.add(render(v)));
-    errors.add(new FieldError(FieldError.Type.UNSUPPORTED, path, render(value),
+    errors.add(new SchemaFieldError(SchemaFieldError.Type.UNSUPPORTED, path, render(value),
         "supported values: " + String.join(", ", supported)));
   }
 
-  private static void checkNumber(JsonNode schema, JsonNode value, String path, List<FieldError> errors) {
+  private static void checkNumber(JsonNode schema, JsonNode value, String path, List<SchemaFieldError> errors) {
     double number = value.asDouble();
     if (schema.has("minimum")) {
       double minimum = schema.get("minimum").asDouble();
       boolean exclusive = schema.path("exclusiveMinimum").asBoolean(false);
       if (exclusive ? number <= minimum : number < minimum) {
-        errors.add(new FieldError(FieldError.Type.INVALID, path, render(value), path + " in body should be greater than "
+        errors.add(new SchemaFieldError(SchemaFieldError.Type.INVALID, path, render(value), path + " in body should be greater than "
             + (exclusive ? "" : "or equal to ") + render(schema.get("minimum"))));
       }
     }
@@ -241,29 +241,29 @@ public final class StructuralSchema {
       double maximum = schema.get("maximum").asDouble();
       boolean exclusive = schema.path("exclusiveMaximum").asBoolean(false);
       if (exclusive ? number >= maximum : number > maximum) {
-        errors.add(new FieldError(FieldError.Type.INVALID, path, render(value), path + " in body should be less than "
+        errors.add(new SchemaFieldError(SchemaFieldError.Type.INVALID, path, render(value), path + " in body should be less than "
             + (exclusive ? "" : "or equal to ") + render(schema.get("maximum"))));
       }
     }
     if (schema.has("multipleOf") && schema.get("multipleOf").asDouble() != 0) {
       double factor = schema.get("multipleOf").asDouble();
       if (Math.abs(number / factor - Math.rint(number / factor)) > 1e-9) {
-        errors.add(new FieldError(FieldError.Type.INVALID, path, render(value), path + " in body should be a multiple of "
+        errors.add(new SchemaFieldError(SchemaFieldError.Type.INVALID, path, render(value), path + " in body should be a multiple of "
             + render(schema.get("multipleOf"))));
       }
     }
   }
 
-  private void checkString(JsonNode schema, JsonNode value, String path, List<FieldError> errors) {
+  private void checkString(JsonNode schema, JsonNode value, String path, List<SchemaFieldError> errors) {
     String text = value.asText();
     int length = text.codePointCount(0, text.length());
     if (schema.has("maxLength") && length > schema.get("maxLength").asInt()) {
       int max = schema.get("maxLength").asInt();
-      errors.add(new FieldError(FieldError.Type.TOO_LONG, path, render(value),
+      errors.add(new SchemaFieldError(SchemaFieldError.Type.TOO_LONG, path, render(value),
           "may not be more than " + max + (max == 1 ? " byte" : " bytes")));
     }
     if (schema.has("minLength") && length < schema.get("minLength").asInt()) {
-      errors.add(new FieldError(FieldError.Type.INVALID, path, render(value), path + " in body should be at least "
+      errors.add(new SchemaFieldError(SchemaFieldError.Type.INVALID, path, render(value), path + " in body should be at least "
           + schema.get("minLength").asInt() + " chars long"));
     }
     if (schema.has("pattern")) {
@@ -275,20 +275,20 @@ public final class StructuralSchema {
         return;
       }
       if (!pattern.matcher(text).find()) {
-        errors.add(new FieldError(FieldError.Type.INVALID, path, render(value), path + " in body should match '"
+        errors.add(new SchemaFieldError(SchemaFieldError.Type.INVALID, path, render(value), path + " in body should match '"
             + regex + "'"));
       }
     }
   }
 
-  private void checkArray(JsonNode schema, JsonNode value, String path, List<FieldError> errors) {
+  private void checkArray(JsonNode schema, JsonNode value, String path, List<SchemaFieldError> errors) {
     int size = value.size();
     if (schema.has("maxItems") && size > schema.get("maxItems").asInt()) {
-      errors.add(new FieldError(FieldError.Type.TOO_MANY, path, Integer.toString(size),
+      errors.add(new SchemaFieldError(SchemaFieldError.Type.TOO_MANY, path, Integer.toString(size),
           "must have at most " + schema.get("maxItems").asInt() + " items"));
     }
     if (schema.has("minItems") && size < schema.get("minItems").asInt()) {
-      errors.add(new FieldError(FieldError.Type.INVALID, path, Integer.toString(size), path
+      errors.add(new SchemaFieldError(SchemaFieldError.Type.INVALID, path, Integer.toString(size), path
           + " in body should have at least " + schema.get("minItems").asInt() + " items"));
     }
     String listType = schema.path("x-kubernetes-list-type").asText("atomic");
@@ -300,11 +300,11 @@ public final class StructuralSchema {
       JsonNode item = value.get(i);
       String itemPath = path + "[" + i + "]";
       if (listType.equals("set") && !seen.add(item)) {
-        errors.add(new FieldError(FieldError.Type.DUPLICATE, itemPath, render(item), ""));
+        errors.add(new SchemaFieldError(SchemaFieldError.Type.DUPLICATE, itemPath, render(item), ""));
       } else if (listType.equals("map") && !keys.isEmpty()) {
         JsonNode key = keyOf(item, keys);
         if (!seen.add(key)) {
-          errors.add(new FieldError(FieldError.Type.DUPLICATE, itemPath, render(key), ""));
+          errors.add(new SchemaFieldError(SchemaFieldError.Type.DUPLICATE, itemPath, render(key), ""));
         }
       }
       if (items != null) {
@@ -332,10 +332,10 @@ public final class StructuralSchema {
     return null;
   }
 
-  private void checkObject(JsonNode schema, JsonNode value, String path, List<FieldError> errors) {
+  private void checkObject(JsonNode schema, JsonNode value, String path, List<SchemaFieldError> errors) {
     for (JsonNode required : schema.path("required")) {
       if (!value.has(required.asText())) {
-        errors.add(new FieldError(FieldError.Type.REQUIRED, child(path, required.asText()), null, ""));
+        errors.add(new SchemaFieldError(SchemaFieldError.Type.REQUIRED, child(path, required.asText()), null, ""));
       }
     }
     value.fields().forEachRemaining(field -> {
@@ -345,7 +345,7 @@ public final class StructuralSchema {
       }
     });
     if (schema.has("maxProperties") && value.size() > schema.get("maxProperties").asInt()) {
-      errors.add(new FieldError(FieldError.Type.TOO_MANY, path, Integer.toString(value.size()),
+      errors.add(new SchemaFieldError(SchemaFieldError.Type.TOO_MANY, path, Integer.toString(value.size()),
           "must have at most " + schema.get("maxProperties").asInt() + " items"));
     }
   }
@@ -361,7 +361,7 @@ public final class StructuralSchema {
    * The rules of {@code value}'s node, then of its children. Transition rules see the old value of the same field:
    * object properties and map values are correlated, list items only in {@code x-kubernetes-list-type: map} lists.
    */
-  private void validateRules(JsonNode schema, JsonNode value, JsonNode old, String path, List<FieldError> errors,
+  private void validateRules(JsonNode schema, JsonNode value, JsonNode old, String path, List<SchemaFieldError> errors,
       CelRules.Budget budget) {
     if (value == null || value.isNull() || budget.stopped()) {
       return;
@@ -387,7 +387,7 @@ public final class StructuralSchema {
     }
   }
 
-  private void checkRules(JsonNode schema, JsonNode value, JsonNode old, String path, List<FieldError> errors,
+  private void checkRules(JsonNode schema, JsonNode value, JsonNode old, String path, List<SchemaFieldError> errors,
       CelRules.Budget budget) {
     JsonNode rules = schema.path("x-kubernetes-validations");
     if (rules.isEmpty()) {
@@ -406,11 +406,11 @@ public final class StructuralSchema {
       String ruleText = ruleErrorString(rule);
       switch (outcome.kind()) {
         case COMPILE_ERROR -> {
-          errors.add(new FieldError(FieldError.Type.INVALID, path, type, "rule compile error: " + outcome.error()));
+          errors.add(new SchemaFieldError(SchemaFieldError.Type.INVALID, path, type, "rule compile error: " + outcome.error()));
           continue;
         }
         case COST_LIMIT -> {
-          errors.add(new FieldError(FieldError.Type.INVALID, path, type, "'" + outcome.error() + "': no further "
+          errors.add(new SchemaFieldError(SchemaFieldError.Type.INVALID, path, type, "'" + outcome.error() + "': no further "
               + "validation rules will be run due to call cost exceeds limit for rule: " + ruleText));
           budget.stop();
           return;
@@ -419,16 +419,16 @@ public final class StructuralSchema {
         }
       }
       if (!budget.spend(outcome.cost())) {
-        errors.add(new FieldError(FieldError.Type.INVALID, path, type,
+        errors.add(new SchemaFieldError(SchemaFieldError.Type.INVALID, path, type,
             "validation failed due to running out of cost budget, no further validation rules will be run"));
         budget.stop();
         return;
       }
       if (outcome.kind() == CelRules.Outcome.Kind.NO_SUCH_OVERLOAD) {
-        errors.add(new FieldError(FieldError.Type.INVALID, path, type, "'" + outcome.error() + "': call arguments did "
+        errors.add(new SchemaFieldError(SchemaFieldError.Type.INVALID, path, type, "'" + outcome.error() + "': call arguments did "
             + "not match a supported operator, function or macro signature for rule: " + ruleText));
       } else if (outcome.kind() == CelRules.Outcome.Kind.EVALUATION_ERROR) {
-        errors.add(new FieldError(FieldError.Type.INVALID, path, type, outcome.error() + " evaluating rule: "
+        errors.add(new SchemaFieldError(SchemaFieldError.Type.INVALID, path, type, outcome.error() + " evaluating rule: "
             + ruleText));
       } else if (!outcome.isTrue()) {
         String field = path;
@@ -441,13 +441,13 @@ public final class StructuralSchema {
         if (!messageExpression.isEmpty()) {
           CelRules.Outcome evaluated = cel.evaluate(messageExpression, self, oldSelf);
           if (evaluated.kind() == CelRules.Outcome.Kind.COST_LIMIT) {
-            errors.add(new FieldError(FieldError.Type.INVALID, field, type, "no further validation rules will be run "
+            errors.add(new SchemaFieldError(SchemaFieldError.Type.INVALID, field, type, "no further validation rules will be run "
                 + "due to call cost exceeds limit for messageExpression: " + quote(messageExpression)));
             budget.stop();
             return;
           }
           if (!budget.spend(evaluated.cost())) {
-            errors.add(new FieldError(FieldError.Type.INVALID, field, type, "messageExpression evaluation failed due "
+            errors.add(new SchemaFieldError(SchemaFieldError.Type.INVALID, field, type, "messageExpression evaluation failed due "
                 + "to running out of cost budget, no further validation rules will be run"));
             budget.stop();
             return;
@@ -466,12 +466,12 @@ public final class StructuralSchema {
   /** kube's {@code celconfig.MaxEvaluatedMessageExpressionSizeBytes}. */
   private static final int MAX_MESSAGE_EXPRESSION_BYTES = 5 * 1024;
 
-  private static FieldError fieldErrorForReason(String reason, String field, String type, String message) {
+  private static SchemaFieldError fieldErrorForReason(String reason, String field, String type, String message) {
     return switch (reason) {
-      case "FieldValueRequired" -> new FieldError(FieldError.Type.REQUIRED, field, null, message);
-      case "FieldValueForbidden" -> new FieldError(FieldError.Type.FORBIDDEN, field, null, message);
-      case "FieldValueDuplicate" -> new FieldError(FieldError.Type.DUPLICATE, field, type, "");
-      default -> new FieldError(FieldError.Type.INVALID, field, type, message);
+      case "FieldValueRequired" -> new SchemaFieldError(SchemaFieldError.Type.REQUIRED, field, null, message);
+      case "FieldValueForbidden" -> new SchemaFieldError(SchemaFieldError.Type.FORBIDDEN, field, null, message);
+      case "FieldValueDuplicate" -> new SchemaFieldError(SchemaFieldError.Type.DUPLICATE, field, type, "");
+      default -> new SchemaFieldError(SchemaFieldError.Type.INVALID, field, type, message);
     };
   }
 

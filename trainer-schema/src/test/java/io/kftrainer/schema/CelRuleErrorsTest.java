@@ -46,7 +46,7 @@ class CelRuleErrorsTest {
       }}}}""";
 
   private static List<String> errors(StructuralSchema schema, String spec) throws Exception {
-    return schema.validate(JSON.readTree("{\"spec\": " + spec + "}"), null).stream().map(FieldError::toString)
+    return schema.validate(JSON.readTree("{\"spec\": " + spec + "}"), null).stream().map(SchemaFieldError::toString)
         .toList();
   }
 

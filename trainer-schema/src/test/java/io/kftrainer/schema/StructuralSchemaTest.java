@@ -46,7 +46,7 @@ class StructuralSchemaTest {
   private static List<String> errors(String spec, String oldSpec) {
     JsonNode object = json("{'spec':" + spec + "}");
     JsonNode old = oldSpec == null ? null : json("{'spec':" + oldSpec + "}");
-    return SCHEMA.validate(object, old).stream().map(FieldError::toString).toList();
+    return SCHEMA.validate(object, old).stream().map(SchemaFieldError::toString).toList();
   }
 
   /** kube-apiserver's error when a blocking schema error kept it from evaluating the CEL rules. */

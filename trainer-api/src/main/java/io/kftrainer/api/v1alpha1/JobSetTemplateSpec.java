@@ -8,7 +8,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.fabric8.crd.generator.annotation.SchemaFrom;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.kftrainer.api.jobset.v1alpha2.JobSetSpec;
-import io.kftrainer.api.schema.EmbeddedObjectMeta;
+import io.kftrainer.api.crd.EmbeddedObjectMeta;
 import java.util.Objects;
 
 /**

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.fabric8.crd.generator.annotation.SchemaFrom;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
-import io.kftrainer.api.schema.EmbeddedObjectMeta;
+import io.kftrainer.api.crd.EmbeddedObjectMeta;
 import java.util.Objects;
 
 /**

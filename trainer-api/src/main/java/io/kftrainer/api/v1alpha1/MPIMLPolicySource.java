@@ -9,13 +9,13 @@ import io.fabric8.crdv2.generator.v1.SchemaCustomizer;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
-import io.kftrainer.api.schema.SchemaPatch;
+import io.kftrainer.api.crd.SchemaPatch;
 import java.util.Objects;
 
 /**
  * MPI runtime configuration. {@code mpiImplementation} is one of
  * {@link TrainerConstants#MPI_IMPLEMENTATION_OPENMPI} (the default, and upstream's only value),
- * {@link TrainerConstants#MPI_IMPLEMENTATION_INTEL} or {@link TrainerConstants#MPI_IMPLEMENTATION_MPICH} (the seeds'
+ * {@link TrainerConstants#MPI_IMPLEMENTATION_INTEL} or {@link TrainerConstants#MPI_IMPLEMENTATION_MPICH} (the design document's
  * implementations, see trainer-plugins-mpi).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)

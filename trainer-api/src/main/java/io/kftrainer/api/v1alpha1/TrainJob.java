@@ -8,7 +8,7 @@ import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.Plural;
 import io.fabric8.kubernetes.model.annotation.Version;
-import io.kftrainer.api.schema.SchemaPatch;
+import io.kftrainer.api.crd.SchemaPatch;
 
 /**
  * A training job: a reference to a training runtime plus the overrides of this run. The operator turns it into a

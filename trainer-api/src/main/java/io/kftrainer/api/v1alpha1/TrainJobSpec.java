@@ -11,7 +11,7 @@ import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
-import io.kftrainer.api.schema.SchemaPatch;
+import io.kftrainer.api.crd.SchemaPatch;
 import java.util.List;
 import java.util.Objects;
 

@@ -12,7 +12,7 @@ import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
-import io.kftrainer.api.schema.SchemaPatch;
+import io.kftrainer.api.crd.SchemaPatch;
 import java.util.List;
 import java.util.Objects;
 

@@ -6,7 +6,7 @@ import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.Plural;
 import io.fabric8.kubernetes.model.annotation.Version;
-import io.kftrainer.api.schema.SchemaPatch;
+import io.kftrainer.api.crd.SchemaPatch;
 
 /**
  * A namespaced training runtime: TrainJobs of the same namespace may reference it. It has no status.

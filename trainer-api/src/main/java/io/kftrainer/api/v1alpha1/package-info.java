@@ -14,7 +14,7 @@
  *       informer.</li>
  *   <li>Timestamps are kept as the RFC 3339 strings found on the wire (as fabric8 does for its own types).</li>
  *   <li>Validation lives in the CRD: fabric8 generator annotations ({@code @Required}, {@code @Default},
- *       {@code @Min}, {@code @ValidationRule} ...) and {@link io.kftrainer.api.schema.SchemaPatch} for what they
+ *       {@code @Min}, {@code @ValidationRule} ...) and {@link io.kftrainer.api.crd.SchemaPatch} for what they
  *       cannot say (list-map keys, enums, formats).</li>
  * </ul>
  */

@@ -45,7 +45,7 @@ import java.util.regex.Pattern;
  * ({@code jcmd GC.class_histogram} before and after): what the heap per cached TrainJob is made of.
  *
  * <pre>java -cp trainer-benchmarks/target/benchmarks.jar io.kftrainer.benchmarks.scale.ScaleHarness \
- *     trainer-local/target/trainer.jar 1000 10000 [-- operator options, default --kube-api-qps 0]</pre>
+ *     trainer-cli/target/trainer.jar 1000 10000 [-- operator options, default --kube-api-qps 0]</pre>
  */
 public final class ScaleHarness {
 

@@ -40,7 +40,7 @@ public final class ApiServerProcess implements AutoCloseable {
   public static ApiServerProcess start(Path trainerJar, Path workDir, int webhookPort, boolean empty)
       throws IOException, InterruptedException {
     if (!Files.isRegularFile(trainerJar)) {
-      throw new IOException(trainerJar + " is missing: build trainer-local first");
+      throw new IOException(trainerJar + " is missing: build trainer-cli first");
     }
     Files.createDirectories(workDir);
     Path kubeconfig = workDir.resolve("apiserver.kubeconfig");

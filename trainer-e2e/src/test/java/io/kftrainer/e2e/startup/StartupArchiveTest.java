@@ -43,7 +43,7 @@ class StartupArchiveTest {
         .contains("io.kftrainer.operator.app.TrainerOperator app_loader")
         .contains("io.kftrainer.operator.controller.TrainJobReconciler app_loader")
         .contains("io.fabric8.kubernetes.client.informers.impl.cache.Reflector app_loader")
-        .contains("io.kftrainer.operator.cli.RunCommand app_loader");
+        .contains("io.kftrainer.operator.command.RunCommand app_loader");
   }
 
   @Test

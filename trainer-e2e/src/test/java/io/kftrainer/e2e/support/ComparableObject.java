@@ -16,16 +16,17 @@ import java.util.List;
  *
  * <p>Dropped: {@code status}; {@code metadata.uid}, {@code resourceVersion}, {@code creationTimestamp},
  * {@code generation}, {@code managedFields}; the {@code uid} of owner references (the owner's uid only exists in a
- * cluster). Masked: the {@code data} values of an SSH-auth Secret (a fresh random key pair each time; the keys stay
- * compared). The namespace is set to the one given, since {@code render} puts namespace-less input in
- * {@code default}. Keys are sorted, so that {@link #toString()} is a stable, readable text to diff.
+ * cluster). Masked: the {@code data} values of a Secret (the built-in plugins' Secrets hold key material generated
+ * anew for each build: MPI's SSH key pair, Flux's curve certificate; {@code render} prints them redacted; the keys
+ * stay compared). The namespace is set to the one given, since {@code render} puts namespace-less input in
+ * {@code default}, and so are the service domains ({@code .<namespace>.svc}) in string values, such as the Flux
+ * brokers' addresses. Keys are sorted, so that {@link #toString()} is a stable, readable text to diff.
  */
 public final class ComparableObject {
 
   private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
   private static final List<String> SERVER_METADATA =
       List.of("uid", "resourceVersion", "creationTimestamp", "generation", "managedFields", "selfLink");
-  private static final String SSH_AUTH = "kubernetes.io/ssh-auth";
 
   private final ObjectNode tree;
 
@@ -42,16 +43,20 @@ public final class ComparableObject {
     copy.remove("status");
     ObjectNode metadata = (ObjectNode) copy.get("metadata");
     SERVER_METADATA.forEach(metadata::remove);
+    String own = metadata.path("namespace").asText("");
     metadata.put("namespace", namespace);
     JsonNode owners = metadata.get("ownerReferences");
     if (owners != null) {
       owners.forEach(owner -> ((ObjectNode) owner).remove("uid"));
     }
-    if ("Secret".equals(copy.path("kind").asText()) && SSH_AUTH.equals(copy.path("type").asText())
-        && copy.get("data") instanceof ObjectNode data) {
+    if ("Secret".equals(copy.path("kind").asText()) && copy.get("data") instanceof ObjectNode data) {
       data.fieldNames().forEachRemaining(key -> data.put(key, "<random>"));
     }
-    return new ComparableObject((ObjectNode) sorted(copy));
+    JsonNode comparable = sorted(copy);
+    if (!own.isEmpty() && !own.equals(namespace)) {
+      comparable = inNamespace(comparable, "." + own + ".svc", "." + namespace + ".svc");
+    }
+    return new ComparableObject((ObjectNode) comparable);
   }
 
   /** {@code <apiVersion> <Kind> <name>}: what identifies the object within a namespace. */
@@ -78,6 +83,21 @@ public final class ComparableObject {
     } catch (JsonProcessingException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  /** The tree with the service domain of its namespace in every string moved to the namespace compared in. */
+  private static JsonNode inNamespace(JsonNode node, String own, String target) {
+    if (node.isTextual()) {
+      return JsonNodeFactory.instance.textNode(node.asText().replace(own, target));
+    }
+    if (node instanceof ObjectNode object) {
+      object.fieldNames().forEachRemaining(name -> object.set(name, inNamespace(object.get(name), own, target)));
+    } else if (node instanceof ArrayNode array) {
+      for (int i = 0; i < array.size(); i++) {
+        array.set(i, inNamespace(array.get(i), own, target));
+      }
+    }
+    return node;
   }
 
   private static JsonNode sorted(JsonNode node) {

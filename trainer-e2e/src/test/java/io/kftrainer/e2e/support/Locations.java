@@ -15,9 +15,9 @@ public final class Locations {
   private Locations() {
   }
 
-  /** {@code trainer-local/target/trainer.jar} (every command); fails the test if it has not been built. */
+  /** {@code trainer-cli/target/trainer.jar} (every command); fails the test if it has not been built. */
   public static Path operatorJar() {
-    return existing("e2e.operatorJar", "../trainer-local/target/trainer.jar",
+    return existing("e2e.operatorJar", "../trainer-cli/target/trainer.jar",
         "build it with ./mvnw -B -q -pl trainer-local -am package -DskipTests");
   }
 

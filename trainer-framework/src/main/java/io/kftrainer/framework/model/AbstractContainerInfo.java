@@ -25,6 +25,16 @@ public abstract class AbstractContainerInfo {
 
   public abstract List<String> command();
 
+  /**
+   * The container's args when a plugin decides them, replacing both the runtime template's and the TrainJob's
+   * ({@code trainer.args}); an empty list means none. Empty (the default) leaves the args as they are: a plugin
+   * that wraps the whole command line in a launcher of its own (Flux) sets them.
+   */
+  @Value.Default
+  public Optional<List<String>> args() {
+    return Optional.empty();
+  }
+
   public abstract List<EnvVar> env();
 
   public abstract List<ContainerPort> ports();

@@ -12,7 +12,7 @@ public enum StatusConditions {
   UPSTREAM,
 
   /**
-   * Upstream's set plus the seeds' {@code Created} condition ({@code True} once the children exist, {@code False}
+   * Upstream's set plus the design document's (KEP-2170) {@code Created} condition ({@code True} once the children exist, {@code False}
    * while building them fails). The SDK then shows {@code Created} until the job ends, never {@code Running}.
    */
   WITH_CREATED

@@ -29,7 +29,7 @@ import java.util.Set;
  * @param trainJobConcurrency {@code --trainjob-concurrency}: TrainJobs reconciled in parallel
  * @param timings lease, resync and retry durations
  * @param bindAddress {@code --bind-address}: the address the webhook, health and metrics servers listen on
- * @param createdCondition {@code --created-condition}: also write the seeds' {@code Created} condition (off:
+ * @param createdCondition {@code --created-condition}: also write the design document's (KEP-2170) {@code Created} condition (off:
  *     exactly upstream's {@code Suspended}, {@code Complete}, {@code Failed}, which the Kubeflow SDK needs to show
  *     {@code Running})
  * @param allowPluginLoadFailures {@code --allow-plugin-load-failures}: start without a plugin jar that cannot be

@@ -4,7 +4,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kftrainer.framework.runner.PhaseRunner;
 import io.kftrainer.framework.spi.ObjectLookup;
 import io.kftrainer.operator.plugins.OperatorPlugins;
-import io.kftrainer.operator.runtime.RuntimeResolver;
+import io.kftrainer.runtime.RuntimeResolver;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.function.BooleanSupplier;
 

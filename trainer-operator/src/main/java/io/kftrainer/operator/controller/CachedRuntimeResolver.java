@@ -6,9 +6,9 @@ import io.kftrainer.api.v1alpha1.TrainJob;
 import io.kftrainer.api.v1alpha1.TrainingRuntime;
 import io.kftrainer.framework.model.RuntimeSource;
 import io.kftrainer.framework.spi.ObjectLookup;
-import io.kftrainer.operator.runtime.CrdDefaults;
-import io.kftrainer.operator.runtime.RuntimeKey;
-import io.kftrainer.operator.runtime.RuntimeResolver;
+import io.kftrainer.api.CrdDefaults;
+import io.kftrainer.runtime.RuntimeKey;
+import io.kftrainer.runtime.RuntimeResolver;
 import java.util.Optional;
 
 /**

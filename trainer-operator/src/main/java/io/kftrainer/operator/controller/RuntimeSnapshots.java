@@ -14,9 +14,9 @@ import io.kftrainer.api.v1alpha1.TrainJob;
 import io.kftrainer.api.v1alpha1.TrainingRuntime;
 import io.kftrainer.framework.model.RuntimeSource;
 import io.kftrainer.framework.runner.ChildObjects;
-import io.kftrainer.operator.runtime.CrdDefaults;
-import io.kftrainer.operator.runtime.RuntimeKey;
-import io.kftrainer.operator.runtime.RuntimeResolver;
+import io.kftrainer.api.CrdDefaults;
+import io.kftrainer.runtime.RuntimeKey;
+import io.kftrainer.runtime.RuntimeResolver;
 import java.net.HttpURLConnection;
 import java.util.Objects;
 import java.util.Optional;
@@ -57,7 +57,7 @@ public final class RuntimeSnapshots {
    * The TrainJob's runtime: from its snapshot, else the runtime it refers to now, snapshotted on the way. Empty when
    * there is no snapshot and the runtime does not exist.
    *
-   * @throws io.kftrainer.operator.runtime.UnsupportedRuntimeException if the reference is to an unknown kind
+   * @throws io.kftrainer.runtime.UnsupportedRuntimeException if the reference is to an unknown kind
    * @throws RuntimeSnapshotException if the snapshot ConfigMap is not this TrainJob's snapshot of its runtime
    */
   public Optional<RuntimeSource> runtimeOf(TrainJob trainJob) {

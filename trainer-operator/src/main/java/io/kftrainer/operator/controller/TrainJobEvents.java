@@ -1,5 +1,6 @@
 package io.kftrainer.operator.controller;
 
+import io.kftrainer.runtime.EventMessages;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;

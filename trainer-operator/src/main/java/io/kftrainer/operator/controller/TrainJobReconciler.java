@@ -1,5 +1,6 @@
 package io.kftrainer.operator.controller;
 
+import io.kftrainer.runtime.EventMessages;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -19,9 +20,9 @@ import io.kftrainer.framework.runner.Conditions;
 import io.kftrainer.framework.runner.PhaseRunner;
 import io.kftrainer.framework.runner.PluginException;
 import io.kftrainer.framework.runner.PostExecutionResult;
-import io.kftrainer.operator.runtime.RuntimeKey;
-import io.kftrainer.operator.runtime.TrainJobDefaults;
-import io.kftrainer.operator.runtime.UnsupportedRuntimeException;
+import io.kftrainer.runtime.RuntimeKey;
+import io.kftrainer.api.TrainJobDefaults;
+import io.kftrainer.runtime.UnsupportedRuntimeException;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;

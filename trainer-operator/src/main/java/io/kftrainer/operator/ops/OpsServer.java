@@ -3,7 +3,7 @@ package io.kftrainer.operator.ops;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
-import io.kftrainer.operator.app.HttpServerNoDelay;
+import io.kftrainer.webhook.HttpServerNoDelay;
 import io.kftrainer.operator.app.OperatorComponent;
 import io.kftrainer.operator.app.Readiness;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -1,5 +1,6 @@
 package io.kftrainer.operator.controller;
 
+import io.kftrainer.runtime.EventMessages;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;

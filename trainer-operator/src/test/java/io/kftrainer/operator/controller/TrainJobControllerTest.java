@@ -20,7 +20,7 @@ import io.kftrainer.api.v1alpha1.TrainerConstants;
 import io.kftrainer.api.v1alpha1.TrainingRuntime;
 import io.kftrainer.framework.runner.ChildObjects;
 import io.kftrainer.operator.app.TrainerOperator;
-import io.kftrainer.operator.runtime.CrdDefaults;
+import io.kftrainer.api.CrdDefaults;
 import io.kftrainer.testkit.Fixtures;
 import java.nio.file.Path;
 import java.time.Duration;

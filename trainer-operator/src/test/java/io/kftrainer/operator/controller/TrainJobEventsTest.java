@@ -7,7 +7,7 @@ import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kftrainer.api.v1alpha1.TrainJob;
 import io.kftrainer.apiserver.EmbeddedApiServer;
-import io.kftrainer.operator.cert.TestingClock;
+import io.kftrainer.webhook.cert.TestingClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;

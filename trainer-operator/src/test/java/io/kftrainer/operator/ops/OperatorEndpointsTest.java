@@ -1,7 +1,7 @@
 package io.kftrainer.operator.ops;
 
-import static io.kftrainer.operator.cert.WebhookConfigurations.SECRET;
-import static io.kftrainer.operator.cert.WebhookConfigurations.SERVICE;
+import static io.kftrainer.webhook.cert.WebhookConfigurations.SECRET;
+import static io.kftrainer.webhook.cert.WebhookConfigurations.SERVICE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -12,10 +12,10 @@ import io.kftrainer.api.v1alpha1.TrainJob;
 import io.kftrainer.api.v1alpha1.TrainingRuntime;
 import io.kftrainer.operator.app.OperatorConfig;
 import io.kftrainer.operator.app.TrainerOperator;
-import io.kftrainer.operator.cert.WebhookConfigurations;
+import io.kftrainer.webhook.cert.WebhookConfigurations;
 import io.kftrainer.operator.controller.TestCluster;
-import io.kftrainer.operator.webhook.ApiServerWebhooks;
-import io.kftrainer.operator.webhook.WebhookServer;
+import io.kftrainer.webhook.ApiServerWebhooks;
+import io.kftrainer.operator.app.WebhookComponent;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.URI;
@@ -40,7 +40,7 @@ class OperatorEndpointsTest {
 
   private static final HttpClient HTTP = HttpClient.newHttpClient();
   private static final AtomicReference<OpsServer> OPS = new AtomicReference<>();
-  private static final AtomicReference<WebhookServer> WEBHOOK = new AtomicReference<>();
+  private static final AtomicReference<WebhookComponent> WEBHOOK = new AtomicReference<>();
 
   private static TestCluster cluster;
   private static TrainerOperator operator;
@@ -55,8 +55,8 @@ class OperatorEndpointsTest {
     operator = cluster.startOperator(config, builder -> builder
         .meterRegistry(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT))
         .component(context -> keep(OPS, (OpsServer) OpsServer.factory().create(context)))
-        .component(context -> keep(WEBHOOK, (WebhookServer) WebhookServer.factory().create(context))));
-    ApiServerWebhooks.register(cluster.server(), WEBHOOK.get().port());
+        .component(context -> keep(WEBHOOK, (WebhookComponent) WebhookComponent.factory().create(context))));
+    ApiServerWebhooks.register(cluster.server(), WEBHOOK.get().server().port());
   }
 
   @AfterAll

@@ -3,8 +3,8 @@ package io.kftrainer.operator.plugins;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.kftrainer.operator.cli.TestingCli;
-import io.kftrainer.operator.cli.TestingCli.Run;
+import io.kftrainer.operator.command.TestingCli;
+import io.kftrainer.operator.command.TestingCli.Run;
 import io.kftrainer.testkit.Yaml;
 import java.io.IOException;
 import java.nio.file.Files;

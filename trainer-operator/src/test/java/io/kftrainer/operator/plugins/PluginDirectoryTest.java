@@ -11,8 +11,8 @@ import io.kftrainer.framework.runner.PluginSetupException;
 import io.kftrainer.framework.spi.Plugin;
 import io.kftrainer.operator.app.OperatorConfig;
 import io.kftrainer.operator.app.TrainerOperator;
-import io.kftrainer.operator.cli.TestingCli;
-import io.kftrainer.operator.cli.TestingCli.Run;
+import io.kftrainer.operator.command.TestingCli;
+import io.kftrainer.operator.command.TestingCli.Run;
 import io.kftrainer.testkit.Yaml;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -94,20 +94,6 @@ class PluginDirectoryTest {
     teamLabelJar = TestingPluginJar.build(pluginsDir.resolve("team-label/team-label-plugin.jar"), TEAM_LABEL_CLASS,
         Map.of(TEAM_LABEL_CLASS, teamLabelSource("TeamLabel")));
     brokenJar = Files.writeString(pluginsDir.resolve("broken-plugin.jar"), "not a zip file");
-  }
-
-  @Test
-  void pluginsListsTheThirdPartyPluginWithItsJarAndTheBrokenJar() {
-    Run run = TestingCli.run("plugins", "--plugins-dir", pluginsDir.toString());
-
-    assertThat(run.exitCode()).isEqualTo(1);
-    assertThat(run.err()).isEqualTo(brokenJarError());
-    assertThat(run.out().lines()).first().asString().startsWith("NAME").contains("EXTENSION POINTS", "ORIGIN");
-    assertThat(run.out().lines())
-        .anyMatch(line -> line.matches("TeamLabel +1000 +EnforcePodGroupPolicy +" + teamLabelJar))
-        .anyMatch(line -> line.matches("JobSet +300 +.*ComponentBuilder.*"));
-    assertThat(run.out()).endsWith("\nLoad problems:\n  " + brokenJar + ": not a readable jar: zip END header not "
-        + "found\n");
   }
 
   @Test

@@ -28,7 +28,7 @@ import javax.tools.ToolProvider;
  * compiler, adds the {@code META-INF/services} entry for the plugin class and writes the jar. Nothing binary is
  * checked in.
  */
-final class TestingPluginJar {
+public final class TestingPluginJar {
 
   private TestingPluginJar() {
   }
@@ -37,7 +37,7 @@ final class TestingPluginJar {
    * Writes {@code jar} with the classes of {@code sources} (class name to source text) and a service entry for
    * {@code pluginClass}.
    */
-  static Path build(Path jar, String pluginClass, Map<String, String> sources) throws IOException {
+  public static Path build(Path jar, String pluginClass, Map<String, String> sources) throws IOException {
     Path work = Files.createTempDirectory("trainer-plugin-build-");
     try {
       compileAndJar(work, jar, pluginClass, sources);

@@ -24,7 +24,8 @@ import java.util.Optional;
  * the runtime template's. This runs after the TrainJob's own image and command were applied to the trainer
  * container ({@link TrainerJob}), so a plugin's value wins over the TrainJob's: upstream's torchtune support
  * extends the TrainJob's command in place, which a plugin here, seeing a read-only TrainJob, does by writing the
- * whole command to the pod set.
+ * whole command to the pod set. Args a plugin decided ({@link ContainerInfo#args()}, Flux's wrapper) replace the
+ * template's and the TrainJob's.
  */
 final class PodSetMerge {
 
@@ -70,6 +71,7 @@ final class PodSetMerge {
     if (!info.command().isEmpty() && !info.command().equals(Objects.requireNonNullElse(originalCommand, List.of()))) {
       container.setCommand(new ArrayList<>(info.command()));
     }
+    info.args().ifPresent(args -> container.setArgs(orNull(args)));
     container.setEnv(orNull(info.env()));
     container.setPorts(orNull(info.ports()));
     container.setVolumeMounts(orNull(info.volumeMounts()));

@@ -20,7 +20,7 @@ import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
- * Runs MPI training (upstream's {@code MPI} plugin, with the seeds' Intel MPI and MPICH implementations): a
+ * Runs MPI training (upstream's {@code MPI} plugin, with the design document's Intel MPI and MPICH implementations): a
  * {@code launcher} pod runs {@code mpirun}, which starts processes over SSH on the pods of job {@code node} (and on
  * itself with {@code runLauncherAsNode}).
  *

@@ -1,9 +1,9 @@
 package io.kftrainer.plugins.plainml;
 
 import com.google.auto.service.AutoService;
-import io.kftrainer.api.v1alpha1.MLPolicy;
 import io.kftrainer.api.v1alpha1.Trainer;
 import io.kftrainer.api.v1alpha1.TrainerConstants;
+import io.kftrainer.framework.model.MLPolicyOwner;
 import io.kftrainer.framework.model.RuntimeInfo;
 import io.kftrainer.framework.spi.BuildContext;
 import io.kftrainer.framework.spi.EnforceMLPolicy;
@@ -14,10 +14,11 @@ import io.kftrainer.framework.spi.Plugin;
  * {@code PlainML} plugin): the trainer pod set runs {@code trainer.numNodes} pods when the TrainJob sets it, and its
  * container {@code node} gets {@code trainer.env} upserted.
  *
- * <p>It runs unless the runtime's ML policy is torch, MPI or JAX, whose plugins do both themselves: so for runtimes
- * without a policy (or with {@code numNodes} only), and also for Flux and XGBoost. The XGBoost plugin sets the count
- * but leaves {@code trainer.env} to this one, which runs before it (order 120 &lt; 140), so the TrainJob's variables
- * come before the {@code DMLC_*} ones.
+ * <p>It runs only for runtimes without an ML policy source (no {@code mlPolicy}, or {@code numNodes} only). A runtime
+ * whose policy names a source ({@code torch}, {@code mpi}, {@code jax}, {@code xgboost}, {@code flux}) belongs to
+ * that source's plugin ({@link MLPolicyOwner}), which applies both itself; were that plugin missing, running such a
+ * runtime as plain ML would silently drop everything the policy asks for, so admission rejects it instead. Upstream's
+ * PlainML also runs for XGBoost and Flux runtimes, whose plugins there leave these two steps to it.
  */
 @AutoService(Plugin.class)
 public final class PlainMLPlugin implements EnforceMLPolicy {
@@ -37,7 +38,7 @@ public final class PlainMLPlugin implements EnforceMLPolicy {
   @Override
   public void enforceMLPolicy(BuildContext context) {
     RuntimeInfo info = context.info();
-    if (info.mlPolicy().filter(PlainMLPlugin::hasOwnTrainerPlugin).isPresent()) {
+    if (info.mlPolicy().flatMap(MLPolicyOwner::of).isPresent()) {
       return;
     }
     Trainer trainer = context.trainJob().getSpec().getTrainer();
@@ -51,9 +52,5 @@ public final class PlainMLPlugin implements EnforceMLPolicy {
       }
       info.putPodSet(podSet);
     });
-  }
-
-  private static boolean hasOwnTrainerPlugin(MLPolicy policy) {
-    return policy.getTorch() != null || policy.getMpi() != null || policy.getJax() != null;
   }
 }

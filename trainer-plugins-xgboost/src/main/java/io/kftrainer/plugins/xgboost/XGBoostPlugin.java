@@ -10,6 +10,7 @@ import io.kftrainer.api.v1alpha1.Trainer;
 import io.kftrainer.api.v1alpha1.TrainerConstants;
 import io.kftrainer.framework.model.FieldError;
 import io.kftrainer.framework.model.FieldPath;
+import io.kftrainer.framework.model.GpusPerNode;
 import io.kftrainer.framework.model.PodSet;
 import io.kftrainer.framework.model.RuntimeInfo;
 import io.kftrainer.framework.model.ValidationResult;
@@ -33,9 +34,10 @@ import java.util.Set;
  * node one worker, so {@code DMLC_NUM_WORKER} is the pod count times the GPUs per node ({@link GpusPerNode}), or
  * the pod count without GPUs.
  *
- * <p>The TrainJob's {@code trainer.env} is applied by the PlainML plugin, which upstream also runs for XGBoost
- * runtimes and which runs before this one. Unlike upstream, the variables are injected also when the TrainJob has
- * no {@code spec.trainer}.
+ * <p>The TrainJob's {@code trainer.env} is upserted first, then the variables above, so the TrainJob's come before
+ * them (upstream's PlainML plugin, which also runs for XGBoost runtimes there, does the first step; here PlainML
+ * leaves runtimes with an ML policy to its plugin). Unlike upstream, the variables are injected also when the
+ * TrainJob has no {@code spec.trainer}.
  *
  * <p>Validate: a {@code trainer.env} entry named like one of the four variables is forbidden.
  */
@@ -85,7 +87,9 @@ public final class XGBoostPlugin implements EnforceMLPolicy, CustomValidation {
             .withNewValueFrom().withNewFieldRef().withFieldPath(COMPLETION_INDEX_FIELD_PATH).endFieldRef()
             .endValueFrom().build(),
         value(ENV_NUM_WORKER, Long.toString((long) podSet.count() * workersPerNode)));
-    info.putPodSet(podSet.withContainer(TrainerConstants.CONTAINER_NODE, c -> c.withEnvUpserted(env)
+    List<EnvVar> trainJobEnv = trainer == null || trainer.getEnv() == null ? List.of() : trainer.getEnv();
+    info.putPodSet(podSet.withContainer(TrainerConstants.CONTAINER_NODE, c -> c.withEnvUpserted(trainJobEnv)
+        .withEnvUpserted(env)
         .withPortAdded(new ContainerPortBuilder().withContainerPort(TrackerAddress.PORT).build())));
   }
 

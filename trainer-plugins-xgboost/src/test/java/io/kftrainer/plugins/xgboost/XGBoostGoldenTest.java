@@ -12,8 +12,8 @@ import io.kftrainer.testkit.Yaml;
 import org.junit.jupiter.api.Test;
 
 /**
- * The whole build with the PlainML and JobSet plugins, as in the operator: PlainML applies the TrainJob's env
- * before this plugin adds the tracker variables.
+ * The whole build with the PlainML and JobSet plugins, as in the operator: PlainML leaves the XGBoost runtime
+ * alone, this plugin puts the TrainJob's env before the tracker variables.
  */
 class XGBoostGoldenTest {
 

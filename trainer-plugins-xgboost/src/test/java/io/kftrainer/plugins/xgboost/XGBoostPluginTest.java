@@ -48,6 +48,17 @@ class XGBoostPluginTest {
         .containsExactly(29500);
   }
 
+  @Test
+  void putsTheTrainJobEnvBeforeTheTrackerEnv() {
+    RuntimeInfo info = PIPELINE.build(loadRuntime(spec -> { }), loadTrainJob(tj -> {
+      tj.getSpec().getTrainer().setNumNodes(2);
+      tj.getSpec().getTrainer().setEnv(List.of(new EnvVar("LEARNING_RATE", "0.1", null)));
+    })).info();
+
+    assertThat(env(info.podSet("node").orElseThrow())).containsExactly("LEARNING_RATE=0.1",
+        "DMLC_TRACKER_URI=test-job-node-0-0.test-job", "DMLC_TRACKER_PORT=29500", TASK_ID, "DMLC_NUM_WORKER=2");
+  }
+
   static Stream<Arguments> cases() {
     return Stream.of(
         Arguments.of("single node CPU training has one worker", runtime(spec -> { }),

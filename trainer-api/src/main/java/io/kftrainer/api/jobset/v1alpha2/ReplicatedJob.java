@@ -14,8 +14,8 @@ import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimTemplate;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.batch.v1.JobTemplateSpec;
-import io.kftrainer.api.schema.EmbeddedObjectMeta;
-import io.kftrainer.api.schema.SchemaPatch;
+import io.kftrainer.api.crd.EmbeddedObjectMeta;
+import io.kftrainer.api.crd.SchemaPatch;
 import java.util.List;
 import java.util.Objects;
 
@@ -23,7 +23,7 @@ import java.util.Objects;
  * A group of identical Jobs of a JobSet.
  *
  * <p>The schema swaps describe the metadata of the embedded templates with the five fields an embedded
- * {@code ObjectMeta} keeps on the API server (see {@link io.kftrainer.api.schema.EmbeddedObjectMeta}).
+ * {@code ObjectMeta} keeps on the API server (see {@link io.kftrainer.api.crd.EmbeddedObjectMeta}).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)

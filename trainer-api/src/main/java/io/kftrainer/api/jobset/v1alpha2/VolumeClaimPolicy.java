@@ -10,8 +10,8 @@ import io.fabric8.crdv2.generator.v1.SchemaCustomizer;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
-import io.kftrainer.api.schema.EmbeddedObjectMeta;
-import io.kftrainer.api.schema.SchemaPatch;
+import io.kftrainer.api.crd.EmbeddedObjectMeta;
+import io.kftrainer.api.crd.SchemaPatch;
 import java.util.List;
 import java.util.Objects;
 

@@ -1,0 +1,196 @@
+package io.kftrainer.cli;
+
+import io.kftrainer.local.LocalMode;
+import ch.qos.logback.classic.Level;
+import io.kftrainer.apiserver.FaultInjector;
+import io.kftrainer.operator.app.OperatorConfig;
+import io.kftrainer.operator.app.TrainerOperator;
+import io.kftrainer.operator.command.BehaviourOptions;
+import io.kftrainer.operator.command.Logging;
+import io.kftrainer.operator.command.PluginsDirOption;
+import io.kftrainer.operator.command.RunCommand;
+import io.kftrainer.operator.command.Streams;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicBoolean;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code trainer-operator local}: the operator on an embedded Kubernetes API server ({@link LocalMode}), with the
+ * same wiring and components as {@code run}. Prints how to point kubectl at it, then one line per TrainJob
+ * transition, and runs until Ctrl-C or SIGTERM.
+ *
+ * <p>Exit codes: 0 after Ctrl-C or SIGTERM (a clean stop is the normal end: the shutdown hook stops local mode and
+ * then ends the process with 0, where the JVM would report the signal), 1 when it cannot start or the operator
+ * stops on its own.
+ */
+@Command(name = "local", mixinStandardHelpOptions = true, sortOptions = false, usageHelpWidth = 120,
+    description = {"Run the operator on an embedded Kubernetes API server: no cluster needed.",
+        "Installs the CRDs, webhook configurations and default runtimes, writes a kubeconfig for kubectl, and runs "
+            + "until Ctrl-C. JobSets become Jobs, Pods and processes of this machine (images are not pulled: "
+            + "commands run with this machine's tools); --no-execute leaves JobSets as the operator created them."})
+public final class LocalCommand implements Callable<Integer> {
+
+  private final Streams streams;
+
+  @Option(names = "--port", paramLabel = "N",
+      description = "Port of the API server on 127.0.0.1; 0 for any free port (default: " + LocalMode.DEFAULT_PORT
+          + " if free, else any free port).")
+  private Integer port;
+
+  @Option(names = "--kubeconfig-out", paramLabel = "FILE", defaultValue = LocalMode.DEFAULT_KUBECONFIG,
+      description = "Where to write the kubeconfig for kubectl (default: ./${DEFAULT-VALUE}).")
+  private Path kubeconfigOut;
+
+  @Option(names = "--apply", paramLabel = "PATH", arity = "1..*",
+      description = "YAML files (multi-document) or directories of objects to create once the operator is ready, "
+          + "through the admission webhooks; a failing object is reported and skipped. Repeatable.")
+  private List<Path> apply = new ArrayList<>();
+
+  @Mixin
+  private PluginsDirOption pluginsDir;
+
+  @Option(names = "--webhook-port", paramLabel = "N", defaultValue = "0",
+      description = "HTTPS port of the admission webhooks on --bind-address; 0 for any free port "
+          + "(default: ${DEFAULT-VALUE}).")
+  private int webhookPort;
+
+  @Option(names = "--bind-address", paramLabel = "ADDRESS", defaultValue = OperatorConfig.LOOPBACK_ADDRESS,
+      description = "Address the webhook, health and metrics servers listen on (default: ${DEFAULT-VALUE}, this "
+          + "machine only).")
+  private String bindAddress;
+
+  @Mixin
+  private BehaviourOptions behaviour = new BehaviourOptions();
+  @Option(names = "--no-execute", description = "Run no pods: JobSets stay as the operator created them.")
+  private boolean noExecute;
+
+  @Option(names = "--max-pods", paramLabel = "N",
+      description = "Pods that run at once; the others stay Pending, reason Unschedulable (default: twice the "
+          + "number of CPUs).")
+  private Integer maxPods;
+
+  @Option(names = "--run-dir", paramLabel = "DIR",
+      description = "Where pods' volumes, working directories and logs go (default: a new directory under the "
+          + "system's temporary directory).")
+  private Path runDir;
+
+  @Option(names = "--inject-faults", paramLabel = "SPEC", converter = FaultsOption.class,
+      description = FaultsOption.DESCRIPTION)
+  private FaultInjector faults;
+
+  @Option(names = {"-v", "--verbose"}, description = "Log at INFO level (default: warnings and errors only).")
+  private boolean verbose;
+
+  public LocalCommand(Streams streams) {
+    this.streams = streams;
+  }
+
+  /**
+   * Starts local mode as the options say, prints how to use it, and applies the {@code --apply} files: everything
+   * {@link #call()} does before waiting for Ctrl-C.
+   */
+  LocalMode start() throws InterruptedException {
+    long started = System.nanoTime();
+    PrintWriter out = streams.out();
+    PrintWriter err = streams.err();
+    LocalMode.Builder builder = LocalMode.builder()
+        .webhookPort(webhookPort)
+        .configure(config -> behaviour.applyTo(config.withBindAddress(bindAddress)))
+        .pluginsDir(pluginsDir.pluginsDir())
+        .pluginConfig(pluginsDir.pluginConfig())
+        .kubeconfig(kubeconfigOut)
+        .components(RunCommand.components())
+        .out(line -> println(out, line))
+        .err(line -> println(err, line));
+    if (port != null) {
+      builder.port(port);
+    }
+    if (faults != null) {
+      builder.faults(faults);
+    }
+    if (!noExecute) {
+      builder.execute(runDir != null ? runDir : defaultRunDir(),
+          maxPods != null ? maxPods : 2 * Runtime.getRuntime().availableProcessors());
+    }
+    LocalMode local = builder.start();
+    printBanner(local, (System.nanoTime() - started) / 1_000_000);
+    if (!apply.isEmpty()) {
+      apply(local, apply);
+    }
+    return local;
+  }
+
+  /**
+   * Creates or updates the objects of YAML files and directories through {@code local}'s API, as {@code --apply}
+   * does ({@link ManifestApplier}); each object's outcome goes to this command's output or error stream.
+   *
+   * @return whether every object was applied
+   */
+  boolean apply(LocalMode local, List<Path> paths) {
+    ManifestApplier applier = new ManifestApplier(local.client(), line -> println(streams.out(), line),
+        line -> println(streams.err(), line));
+    return applier.apply(paths).stream().allMatch(ManifestApplier.Outcome::applied);
+  }
+
+  @Override
+  public Integer call() throws InterruptedException {
+    Logging.setLevel(verbose ? Level.INFO : Level.WARN);
+    LocalMode local = start();
+    AtomicBoolean running = new AtomicBoolean(true);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      if (running.getAndSet(false)) {
+        local.close();
+        println(streams.out(), "Stopped.");
+        Runtime.getRuntime().halt(0);
+      }
+    }, "trainer-local-shutdown"));
+    TrainerOperator.Termination termination = local.awaitTermination();
+    if (running.getAndSet(false)) {
+      local.close();
+      println(streams.err(), "Error: the operator stopped: " + termination.reason());
+      return 1;
+    }
+    return 0;
+  }
+
+  private static Path defaultRunDir() {
+    try {
+      return java.nio.file.Files.createTempDirectory("trainer-local-");
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  private void printBanner(LocalMode local, long millis) {
+    PrintWriter out = streams.out();
+    out.println("Kubeflow Trainer is running locally (started in " + millis + " ms):");
+    out.println("  API server   " + local.url() + " (plain HTTP, no authentication)");
+    out.println("  runtimes     " + String.join(", ", local.runtimes()));
+    out.println("  kubeconfig   " + local.kubeconfig());
+    local.executor().ifPresentOrElse(
+        e -> out.println("  pods         run as processes of this machine, under " + e.runDir()),
+        () -> out.println("  pods         not run (--no-execute)"));
+    out.println();
+    out.println("Use it with kubectl:");
+    out.println("  export KUBECONFIG=" + local.kubeconfig());
+    out.println("  kubectl create -f examples/torch-trainjob.yaml");
+    out.println("  kubectl get trainjobs");
+    out.println();
+    out.println("TrainJob progress is shown below. Press Ctrl-C to stop (all state is in memory).");
+    out.println();
+    out.flush();
+  }
+
+  private static void println(PrintWriter writer, String line) {
+    synchronized (writer) {
+      writer.println(line);
+      writer.flush();
+    }
+  }
+}
