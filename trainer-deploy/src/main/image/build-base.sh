@@ -13,7 +13,8 @@
 #
 # Usage: build-base.sh OUT_DIR JDK_HOME
 # Writes OUT_DIR/base.tar; OUT_DIR/rootfs is the unpacked tree. Layer contents are sorted, owned by root, dated
-# 1970-01-01T00:00:01Z: the same packages and JDK give the same layers.
+# 1970-01-01T00:00:01Z: the same packages give the same os layer. The java layer differs from build to build: the CDS
+# archive jlink generates is not byte-for-byte reproducible.
 set -euo pipefail
 out=$1 jdk=$2
 root=$out/rootfs
