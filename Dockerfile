@@ -4,6 +4,10 @@
 #
 #   docker build -t ghcr.io/kftrainer/trainer-operator:0.1.0 .
 #
+# The build makes the same image without Docker (trainer-deploy, Maven profile `image`:
+# trainer-operator/target/trainer-operator-image.tar); ImageMatchesDockerfileIT keeps the two alike (user, ports,
+# entrypoint, command, working directory, paths, JAVA_TOOL_OPTIONS).
+#
 # Third-party plugin jars are not baked in: mount them at /opt/trainer/plugins
 # (see manifests/base/deployment.yaml).
 
@@ -65,8 +69,8 @@ ENV JAVA_TOOL_OPTIONS="-XX:SharedArchiveFile=/app/trainer-operator.jsa -XX:MaxRA
 WORKDIR /app
 USER 65532:65532
 
-# webhook, metrics, health
-EXPOSE 9443 8080 8081
+# webhook, metrics (HTTPS, as upstream's manager), health
+EXPOSE 9443 8443 8081
 
 ENTRYPOINT ["java", "-jar", "/app/trainer-operator.jar"]
 CMD ["run"]

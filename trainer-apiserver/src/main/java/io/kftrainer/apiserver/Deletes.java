@@ -84,6 +84,9 @@ final class Deletes {
       if (!store.remove(current)) {
         return null;
       }
+      if (target.kind().equals(ApiHandler.CRDS)) {
+        removeCustomResources(current.object());
+      }
       return Response.json(200, Response.success(target.qualified(), current));
     }
     if (!metadata.hasNonNull("deletionTimestamp")) {
@@ -95,6 +98,19 @@ final class Deletes {
     }
     Store.Stored stored = store.put(target.kind(), current, object);
     return stored == null ? null : Response.json(200, stored.json());
+  }
+
+  /**
+   * The objects of a deleted CRD go with it, as kube-apiserver's CRD finalizer deletes them (a CRD created again
+   * later starts empty); each removal is a DELETED event, and the garbage collector follows their dependents. Unlike
+   * kube-apiserver, the CRD does not wait for finalizers on its objects: they go at once.
+   */
+  private void removeCustomResources(JsonNode crd) {
+    JsonNode spec = crd.path("spec");
+    Store.Kind kind = new Store.Kind(spec.path("group").asText(), spec.path("names").path("plural").asText());
+    for (Store.Stored object : store.list(kind, null)) {
+      store.remove(object);
+    }
   }
 
   Response deleteCollection(Target target, byte[] body) {

@@ -12,13 +12,16 @@ import java.util.List;
 
 /**
  * Decodes the {@code application/vnd.kubernetes.protobuf} request bodies that {@code kubectl create namespace|configmap|
- * secret|serviceaccount} send (kubectl's typed clients write protobuf and do not fall back to JSON), into JSON.
- * Only these four kinds are understood (their proto field numbers are those of k8s.io/api core/v1 and
- * k8s.io/apimachinery meta/v1); any other kind is refused with 415 by the caller.
+ * secret|serviceaccount} send (kubectl's typed clients write protobuf and do not fall back to JSON), and the
+ * DeleteOptions of typed clients' deletes (helm's, of its release Secrets), into JSON. Only these kinds are understood
+ * (their proto field numbers are those of k8s.io/api core/v1 and k8s.io/apimachinery meta/v1); any other kind is
+ * refused with 415 by the caller.
  */
 final class KubernetesProtobuf {
 
   static final List<String> KINDS = List.of("ConfigMap", "Namespace", "Secret", "ServiceAccount");
+  /** The body of a DELETE from a typed client (helm deletes its release Secrets so), in either group version. */
+  static final String DELETE_OPTIONS = "DeleteOptions";
   private static final byte[] MAGIC = {'k', '8', 's', 0};
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
@@ -61,9 +64,13 @@ final class KubernetesProtobuf {
         unknown.skip(tag);
       }
     }
+    if (kind.equals(DELETE_OPTIONS) && (apiVersion.equals("v1") || apiVersion.equals("meta.k8s.io/v1"))
+        && raw != null) {
+      return deleteOptions(raw, NODES.objectNode().put("apiVersion", apiVersion).put("kind", kind));
+    }
     if (!KINDS.contains(kind) || !apiVersion.equals("v1") || raw == null) {
       throw new UnsupportedException("protobuf bodies are understood only for v1 " + KINDS + ", not "
-          + (apiVersion.isEmpty() ? "" : apiVersion + " ") + kind);
+          + (apiVersion.isEmpty() ? "" : apiVersion + " ") + kind + " (and DeleteOptions)");
     }
     ObjectNode object = NODES.objectNode().put("apiVersion", apiVersion).put("kind", kind);
     while (raw.more()) {
@@ -88,6 +95,37 @@ final class KubernetesProtobuf {
       }
     }
     return object;
+  }
+
+  /**
+   * meta/v1 DeleteOptions: gracePeriodSeconds = 1, preconditions = 2 {uid = 1, resourceVersion = 2},
+   * orphanDependents = 3, propagationPolicy = 4, dryRun = 5.
+   */
+  private static ObjectNode deleteOptions(Reader r, ObjectNode options) throws IOException {
+    while (r.more()) {
+      int tag = r.tag();
+      switch (tag >>> 3) {
+        case 1: options.put("gracePeriodSeconds", r.varint()); break;
+        case 2: {
+          Reader preconditions = r.message();
+          ObjectNode node = objectOf(options, "preconditions");
+          while (preconditions.more()) {
+            int t = preconditions.tag();
+            switch (t >>> 3) {
+              case 1: text(node, "uid", preconditions.string()); break;
+              case 2: text(node, "resourceVersion", preconditions.string()); break;
+              default: preconditions.skip(t);
+            }
+          }
+          break;
+        }
+        case 3: options.put("orphanDependents", r.varint() != 0); break;
+        case 4: text(options, "propagationPolicy", r.string()); break;
+        case 5: arrayOf(options, "dryRun").add(r.string()); break;
+        default: r.skip(tag);
+      }
+    }
+    return options;
   }
 
   private static void configMapField(ObjectNode object, Reader r, int tag) throws IOException {

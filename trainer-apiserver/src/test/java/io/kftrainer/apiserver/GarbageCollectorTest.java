@@ -4,11 +4,13 @@ import io.kftrainer.apiserver.testing.EmbeddedApiServerExtension;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.DeletionPropagation;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -17,7 +19,7 @@ import java.time.Duration;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/** Garbage collection through ownerReferences with each propagation policy. */
+/** Garbage collection through ownerReferences with each propagation policy, and of a deleted CRD's objects. */
 class GarbageCollectorTest {
 
   @RegisterExtension
@@ -61,6 +63,29 @@ class GarbageCollectorTest {
         .size() == 1);
     assertThat(secret("bg", "shared").getMetadata().getOwnerReferences()).extracting(OwnerReference::getName)
         .containsExactly("other");
+  }
+
+  @Test
+  void theObjectsOfADeletedCrdGoWithIt() {
+    var crds = client().apiextensions().v1().customResourceDefinitions();
+    crds.load(TestCrds.clusterTrainingRuntimeCrd()).create();
+    var runtimes = client().genericKubernetesResources(TestCrds.API_VERSION, "ClusterTrainingRuntime");
+    await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> runtimes.list() != null);
+    runtimes.resource(Serialization.unmarshal("apiVersion: " + TestCrds.API_VERSION
+        + "\nkind: ClusterTrainingRuntime\nmetadata: {name: kept-nowhere}\nspec: {mlPolicy: {numNodes: 1}}\n",
+        GenericKubernetesResource.class)).create();
+    ConfigMap dependent = client().configMaps().inNamespace("crd").resource(new ConfigMapBuilder().withNewMetadata()
+        .withName("of-runtime").withOwnerReferences(new OwnerReferenceBuilder().withApiVersion(TestCrds.API_VERSION)
+            .withKind("ClusterTrainingRuntime").withName("kept-nowhere")
+            .withUid(runtimes.withName("kept-nowhere").get().getMetadata().getUid()).build())
+        .endMetadata().build()).create();
+    assertThat(dependent).isNotNull();
+
+    crds.withName("clustertrainingruntimes." + TestCrds.GROUP).delete();
+    await().atMost(Duration.ofSeconds(10)).until(() -> client().configMaps().inNamespace("crd")
+        .withName("of-runtime").get() == null);
+    crds.load(TestCrds.clusterTrainingRuntimeCrd()).create();
+    await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> runtimes.list().getItems().isEmpty());
   }
 
   @Test

@@ -1,6 +1,7 @@
 package io.kftrainer.apiserver;
 
 import java.io.BufferedReader;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -12,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -19,7 +21,13 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /** The real kubectl against an embedded server, in a private HOME and kubeconfig; tests assume it is installed. */
 final class Kubectl {
 
-  static final Path BINARY = Path.of("/usr/bin/kubectl");
+  /** The first kubectl on the PATH ({@code .ci/run} puts the one {@code .ci/fetch-helm} fetches there), if any. */
+  static final Path BINARY = Stream.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
+      .filter(dir -> !dir.isEmpty())
+      .map(dir -> Path.of(dir, "kubectl"))
+      .filter(Files::isExecutable)
+      .findFirst()
+      .orElse(Path.of("/usr/bin/kubectl"));
 
   record Result(int exit, String output) {
   }

@@ -33,6 +33,16 @@ class KubernetesProtobufTest {
   }
 
   @Test
+  void decodesTheDeleteOptionsOfTypedClients() throws Exception {
+    // TypeMeta {v1, DeleteOptions}, raw {preconditions {uid: u1}, propagationPolicy: Background}, as client-go's
+    // typed clients (helm's release storage) send with a DELETE
+    String deleteOptions = "6b387300" + "0a13" + "0a027631" + "120d44656c6574654f7074696f6e73"
+        + "1212" + "12040a027531" + "220a4261636b67726f756e64";
+    assertThat(decode(deleteOptions).toString()).isEqualTo("{\"apiVersion\":\"v1\",\"kind\":\"DeleteOptions\","
+        + "\"preconditions\":{\"uid\":\"u1\"},\"propagationPolicy\":\"Background\"}");
+  }
+
+  @Test
   void refusesOtherKindsAndGarbage() {
     String job = "6b3873000a0f0a0862617463682f763112034a6f62";
     assertThatThrownBy(() -> decode(job)).isInstanceOf(KubernetesProtobuf.UnsupportedException.class)

@@ -34,8 +34,8 @@ import picocli.CommandLine.TypeConversionException;
  */
 @Command(name = "apiserver", mixinStandardHelpOptions = true, sortOptions = false, usageHelpWidth = 120,
     description = {"Run the embedded Kubernetes API server alone, with the CRDs, namespaces, webhook configurations "
-        + "and default runtimes installed as by 'local', for operators started separately with "
-        + "'run --kubeconfig FILE'.",
+        + "and default runtimes installed as by 'local' (or nothing, with --empty), for operators started "
+        + "separately with 'run --kubeconfig FILE'.",
         "Resource requests by client, verb and resource, and the faults injected, are served as JSON on "
             + "GET /debug/stats (DELETE resets the request counts)."})
 public final class ApiServerCommand implements Callable<Integer> {
@@ -68,6 +68,11 @@ public final class ApiServerCommand implements Callable<Integer> {
       description = "The operator's webhook Service, as run's option (default: ${DEFAULT-VALUE}).")
   private String webhookServiceName;
 
+  @Option(names = "--empty", description = "Install nothing: no CRDs, webhook configurations or runtimes, only "
+      + "the namespaces kube-apiserver creates (default, kube-system, kube-public, kube-node-lease), for installers "
+      + "under test (helm install, kubectl apply -k). The webhook Service is routed all the same.")
+  private boolean empty;
+
   @Option(names = "--inject-faults", paramLabel = "SPEC", converter = FaultsOption.class,
       description = FaultsOption.DESCRIPTION)
   private FaultInjector faults;
@@ -96,8 +101,10 @@ public final class ApiServerCommand implements Callable<Integer> {
     }
     EmbeddedApiServer server = builder.start();
     KubernetesClient client = server.newClient();
-    EmbeddedCluster cluster = EmbeddedCluster.install(server, client, operatorNamespace, webhookServiceName,
-        () -> firstListening(endpoints));
+    EmbeddedCluster cluster = empty
+        ? EmbeddedCluster.empty(server, client, operatorNamespace, webhookServiceName, () -> firstListening(endpoints))
+        : EmbeddedCluster.install(server, client, operatorNamespace, webhookServiceName,
+            () -> firstListening(endpoints));
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       cluster.close();
       server.close();
@@ -110,7 +117,7 @@ public final class ApiServerCommand implements Callable<Integer> {
     out.println("Embedded API server listening on " + server.url() + " (plain HTTP, no authentication)");
     out.println("  kubeconfig   " + kubeconfigOut.toAbsolutePath());
     out.println("  webhooks     service " + operatorNamespace + "/" + webhookServiceName + " -> " + endpoints);
-    out.println("  runtimes     " + String.join(", ", cluster.runtimes()));
+    out.println("  runtimes     " + (empty ? "none (--empty)" : String.join(", ", cluster.runtimes())));
     out.println("  faults       " + (faults == null ? "none" : faults + (faultsOff ? " (off until POST "
         + server.url() + "/debug/stats?faults=on)" : "")));
     out.flush();

@@ -26,6 +26,8 @@ public record EmbeddedCluster(List<String> crds, List<String> webhookConfigurati
 
   /** The port of the operator's webhook Service, as in {@code manifests/base}. */
   static final int SERVICE_PORT = 443;
+  /** The namespaces kube-apiserver creates at start-up. */
+  static final String[] SYSTEM_NAMESPACES = {"default", "kube-system", "kube-public", "kube-node-lease"};
 
   /**
    * Installs the trainer into {@code server} through {@code client}; the webhook Service
@@ -46,6 +48,21 @@ public record EmbeddedCluster(List<String> crds, List<String> webhookConfigurati
       dispatcher.close();
       throw e;
     }
+  }
+
+  /**
+   * A cluster as a fresh kube-apiserver starts one, with nothing of the trainer installed: the system namespaces,
+   * and the admission chain, with the webhook Service {@code operatorNamespace/serviceName} routed to
+   * {@code webhookServer} (kube-proxy's part), for whatever webhook configurations an installer (helm, kubectl)
+   * creates later.
+   */
+  public static EmbeddedCluster empty(EmbeddedApiServer server, KubernetesClient client, String operatorNamespace,
+      String serviceName, Supplier<InetSocketAddress> webhookServer) {
+    new ClusterBootstrap(client, EmbeddedCluster.class.getClassLoader()).createNamespaces(SYSTEM_NAMESPACES);
+    ServiceRoutes routes = new ServiceRoutes().route(operatorNamespace, serviceName, SERVICE_PORT, webhookServer);
+    WebhookDispatcher dispatcher = new WebhookDispatcher(client, routes);
+    dispatcher.start(server);
+    return new EmbeddedCluster(List.of(), List.of(), List.of(), dispatcher);
   }
 
   @Override

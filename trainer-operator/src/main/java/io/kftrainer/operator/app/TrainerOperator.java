@@ -225,11 +225,6 @@ public final class TrainerOperator {
     return terminated.await(timeout, unit) ? Optional.of(termination) : Optional.empty();
   }
 
-  /** Stops the operator with {@link #stop()} when the JVM shuts down (SIGTERM). */
-  public void installShutdownHook() {
-    Runtime.getRuntime().addShutdownHook(new Thread(this::stop, "trainer-operator-shutdown"));
-  }
-
   public boolean isLeader() {
     return leader.get() && !stopping.get();
   }

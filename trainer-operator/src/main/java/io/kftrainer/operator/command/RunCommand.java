@@ -22,6 +22,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -234,9 +235,17 @@ public final class RunCommand implements Callable<Integer> {
           .plugins(plugins.load(config));
       components().forEach(builder::component);
       TrainerOperator operator = builder.build();
-      operator.installShutdownHook();
+      AtomicBoolean running = new AtomicBoolean(true);
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        if (running.getAndSet(false)) {
+          operator.stop();
+          // SIGTERM is how Kubernetes stops the operator, a success: exit 0 (the JVM would exit 143, 128 + SIGTERM)
+          Runtime.getRuntime().halt(0);
+        }
+      }, "trainer-operator-shutdown"));
       operator.start();
       TrainerOperator.Termination termination = operator.awaitTermination();
+      running.set(false);
       if (termination.fatal()) {
         LOG.error("The operator stopped: {}", termination.reason());
         return 1;

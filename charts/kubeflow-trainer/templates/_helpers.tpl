@@ -1,0 +1,153 @@
+{{/*
+Names and labels, as upstream's chart names them: with the release `kubeflow-trainer` (the documented one), the
+objects have the names of manifests/base (kubeflow-trainer-controller-manager, kubeflow-trainer-webhook-cert, ...).
+*/}}
+
+{{- define "trainer.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/* The release name, or release-chart when the release name does not contain the chart's; at most 63 characters. */}}
+{{- define "trainer.fullname" -}}
+{{- if .Values.fullnameOverride }}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- $name := default .Chart.Name .Values.nameOverride }}
+{{- if contains $name .Release.Name }}
+{{- .Release.Name | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{- define "trainer.chart" -}}
+{{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{- define "trainer.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "trainer.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end }}
+
+{{/* The labels of every object: the chart's, then commonLabels. */}}
+{{- define "trainer.labels" -}}
+helm.sh/chart: {{ include "trainer.chart" . }}
+{{ include "trainer.selectorLabels" . }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/part-of: kubeflow
+{{- with .Values.commonLabels }}
+{{ toYaml . }}
+{{- end }}
+{{- end }}
+
+{{/* The version the Kubeflow SDK reads from the kubeflow-trainer-public ConfigMap, as upstream writes it. */}}
+{{- define "trainer.version" -}}
+{{- printf "v%s" .Chart.AppVersion }}
+{{- end }}
+
+{{- define "trainer.image" -}}
+{{- $registry := .Values.image.registry }}
+{{- $tag := .Values.image.tag | default .Chart.AppVersion }}
+{{- if $registry }}
+{{- printf "%s/%s:%s" $registry .Values.image.repository $tag }}
+{{- else }}
+{{- printf "%s:%s" .Values.image.repository $tag }}
+{{- end }}
+{{- end }}
+
+{{/* ---- the manager ---------------------------------------------------------------------------------------- */}}
+
+{{- define "trainer.manager.name" -}}
+{{ include "trainer.fullname" . }}-controller-manager
+{{- end }}
+
+{{- define "trainer.manager.labels" -}}
+{{ include "trainer.labels" . }}
+app.kubernetes.io/component: manager
+{{- with .Values.manager.labels }}
+{{ toYaml . }}
+{{- end }}
+{{- end }}
+
+{{- define "trainer.manager.selectorLabels" -}}
+{{ include "trainer.selectorLabels" . }}
+app.kubernetes.io/part-of: kubeflow
+app.kubernetes.io/component: manager
+{{- with .Values.manager.selectorLabels }}
+{{ toYaml . }}
+{{- end }}
+{{- end }}
+
+{{- define "trainer.manager.configmap.name" -}}
+{{ include "trainer.fullname" . }}-config
+{{- end }}
+
+{{- define "trainer.manager.pluginConfig.name" -}}
+{{ include "trainer.fullname" . }}-plugin-config
+{{- end }}
+
+{{- define "trainer.webhook.service.name" -}}
+{{- .Values.manager.config.certManagement.webhookServiceName | default (include "trainer.manager.name" .) }}
+{{- end }}
+
+{{- define "trainer.webhook.secret.name" -}}
+{{- .Values.manager.config.certManagement.webhookSecretName | default (printf "%s-webhook-cert" (include "trainer.name" .)) }}
+{{- end }}
+
+{{- define "trainer.leaderElection.namespace" -}}
+{{- .Values.manager.config.leaderElection.resourceNamespace | default .Release.Namespace }}
+{{- end }}
+
+{{/*
+The port of an address ":8081", "0.0.0.0:8443", "[::]:9443": what the container exposes and the probes use.
+*/}}
+{{- define "trainer.port" -}}
+{{- regexReplaceAll "^.*:" (toString .) "" }}
+{{- end }}
+
+{{/*
+The Configuration the manager reads (config.trainer.kubeflow.org/v1alpha1), from manager.config: upstream's
+groupKindConcurrency keys, the webhook Service and Secret named after the release unless given.
+*/}}
+{{- define "trainer.manager.config" -}}
+{{- $config := deepCopy .Values.manager.config }}
+{{- $gkc := $config.controller.groupKindConcurrency }}
+{{- $_ := set $config.controller "groupKindConcurrency" (dict
+      "TrainJob.trainer.kubeflow.org" $gkc.trainJob
+      "TrainingRuntime.trainer.kubeflow.org" $gkc.trainingRuntime
+      "ClusterTrainingRuntime.trainer.kubeflow.org" $gkc.clusterTrainingRuntime) }}
+{{- $_ := set $config.certManagement "webhookServiceName" (include "trainer.webhook.service.name" .) }}
+{{- $_ := set $config.certManagement "webhookSecretName" (include "trainer.webhook.secret.name" .) }}
+{{- if not $config.featureGates }}
+{{- $_ := unset $config "featureGates" }}
+{{- end }}
+apiVersion: config.trainer.kubeflow.org/v1alpha1
+kind: Configuration
+{{ toYaml $config }}
+{{- end }}
+
+{{/*
+JAVA_TOOL_OPTIONS in manager.env would replace the image's (its class-data archive, its heap size): refused.
+*/}}
+{{- define "trainer.manager.checkEnv" -}}
+{{- range .Values.manager.env }}
+{{- if eq .name "JAVA_TOOL_OPTIONS" }}
+{{- fail "manager.env: JAVA_TOOL_OPTIONS would replace the image's (-XX:SharedArchiveFile=/app/trainer-operator.jsa -XX:MaxRAMPercentage=75); put JVM options in JDK_JAVA_OPTIONS, which the java launcher adds to them" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/* Leader election on the Lease manager.config.leaderElection.resourceName. */}}
+{{- define "trainer.manager.leaseRules" -}}
+# Leader election. "create" cannot be limited by name (see above).
+- apiGroups: ["coordination.k8s.io"]
+  resources: ["leases"]
+  verbs: ["create"]
+# fabric8's LeaseLock renews the Lease with a merge patch
+- apiGroups: ["coordination.k8s.io"]
+  resources: ["leases"]
+  resourceNames: [{{ .Values.manager.config.leaderElection.resourceName | quote }}]
+  verbs: ["get", "update", "patch"]
+{{- end }}

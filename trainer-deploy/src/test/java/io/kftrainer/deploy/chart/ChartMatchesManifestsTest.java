@@ -1,0 +1,217 @@
+package io.kftrainer.deploy.chart;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServicePort;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
+import io.fabric8.kubernetes.api.model.rbac.Role;
+import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
+import io.kftrainer.deploy.Deploy;
+import io.kftrainer.deploy.Rendered;
+import io.kftrainer.deploy.Renders;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The chart installs what manifests/ installs: the same CRDs and runtimes (files/crds and files/runtimes are copies
+ * of manifests/crds and manifests/runtimes; {@code -Dtrainer.updateChart=true} refreshes them), the same RBAC rules,
+ * webhooks, Deployment, Service and Configuration, when both are rendered with their defaults (helm and kustomize,
+ * the real tools; skipped without them). Labels may differ (the chart's are upstream's chart's; selectors are
+ * immutable, so kustomize keeps its own).
+ */
+class ChartMatchesManifestsTest {
+
+  private static final boolean UPDATE = Boolean.getBoolean("trainer.updateChart");
+  private static final String MANAGER = "kubeflow-trainer-controller-manager";
+
+  private static Rendered chart;
+  private static Rendered manifests;
+
+  @BeforeAll
+  static void render() throws IOException {
+    if (UPDATE) {
+      copy(Deploy.manifests().resolve("crds"), Deploy.chart().resolve("files/crds"), "trainer.kubeflow.org_");
+      copy(Deploy.manifests().resolve("runtimes"), Deploy.chart().resolve("files/runtimes"), "");
+    }
+    chart = Renders.chart("--set", "runtimes.defaultEnabled=true");
+    manifests = Renders.kustomize("base");
+  }
+
+  @Test
+  void theChartsCrdsAreManifestsCrds() throws IOException {
+    assertThat(files(Deploy.chart().resolve("files/crds"))).as("run with -Dtrainer.updateChart=true to refresh")
+        .isEqualTo(files(Deploy.manifests().resolve("crds"), "trainer.kubeflow.org_"));
+    assertThat(specs(chart.ofKind("CustomResourceDefinition")))
+        .isEqualTo(specs(manifests.ofKind("CustomResourceDefinition")));
+  }
+
+  @Test
+  void theChartsRuntimesAreManifestsRuntimes() throws IOException {
+    assertThat(files(Deploy.chart().resolve("files/runtimes"))).as("run with -Dtrainer.updateChart=true to refresh")
+        .isEqualTo(files(Deploy.manifests().resolve("runtimes"), "", "kustomization.yaml"));
+    Rendered shipped = Renders.kustomize("runtimes");
+    assertThat(specs(chart.ofKind("ClusterTrainingRuntime"))).isEqualTo(specs(shipped.ofKind("ClusterTrainingRuntime")));
+    assertThat(chart.ofKind("ClusterTrainingRuntime")).allSatisfy(runtime -> assertThat(runtime.getMetadata()
+        .getLabels()).containsEntry("trainer.kubeflow.org/webhook-validation", "disabled"));
+  }
+
+  @Test
+  void theRbacRulesAreTheSame() {
+    for (ClusterRole role : manifests.ofKind(ClusterRole.class)) {
+      assertThat(rules(chart.get(ClusterRole.class, role.getMetadata().getName()).getRules()))
+          .as("ClusterRole " + role.getMetadata().getName()).isEqualTo(rules(role.getRules()));
+    }
+    for (Role role : manifests.ofKind(Role.class)) {
+      assertThat(rules(chart.get(Role.class, role.getMetadata().getName()).getRules()))
+          .as("Role " + role.getMetadata().getName()).isEqualTo(rules(role.getRules()));
+    }
+    assertThat(chart.ofKind(ClusterRole.class)).hasSameSizeAs(manifests.ofKind(ClusterRole.class));
+    assertThat(chart.ofKind(Role.class)).hasSameSizeAs(manifests.ofKind(Role.class));
+    assertThat(bindings(chart)).isEqualTo(bindings(manifests));
+  }
+
+  @Test
+  void theWebhooksAreTheSame() {
+    for (String kind : List.of("ValidatingWebhookConfiguration", "MutatingWebhookConfiguration")) {
+      assertThat(webhooks(chart, kind)).as(kind).isEqualTo(webhooks(manifests, kind));
+    }
+  }
+
+  @Test
+  void theManagerRunsTheSameWay() {
+    Deployment fromChart = chart.get(Deployment.class, MANAGER);
+    Deployment fromManifests = manifests.get(Deployment.class, MANAGER);
+    assertThat(fromChart.getSpec().getReplicas()).isEqualTo(fromManifests.getSpec().getReplicas());
+    assertThat(fromChart.getSpec().getTemplate().getSpec().getSecurityContext())
+        .isEqualTo(fromManifests.getSpec().getTemplate().getSpec().getSecurityContext());
+    Container a = fromChart.getSpec().getTemplate().getSpec().getContainers().get(0);
+    Container b = fromManifests.getSpec().getTemplate().getSpec().getContainers().get(0);
+    assertThat(a.getImage()).isEqualTo(b.getImage());
+    assertThat(a.getArgs()).isEqualTo(b.getArgs());
+    assertThat(a.getPorts()).containsExactlyInAnyOrderElementsOf(b.getPorts());
+    assertThat(a.getLivenessProbe()).isEqualTo(b.getLivenessProbe());
+    assertThat(a.getReadinessProbe()).isEqualTo(b.getReadinessProbe());
+    assertThat(a.getResources()).isEqualTo(b.getResources());
+    assertThat(a.getSecurityContext()).isEqualTo(b.getSecurityContext());
+    assertThat(a.getEnv()).isEqualTo(b.getEnv());
+    assertThat(a.getVolumeMounts().stream().map(m -> m.getMountPath() + " " + m.getSubPath() + " " + m.getReadOnly())
+        .sorted().toList()).isEqualTo(b.getVolumeMounts().stream().map(m -> m.getMountPath() + " " + m.getSubPath()
+        + " " + m.getReadOnly()).sorted().toList());
+  }
+
+  @Test
+  void theServiceExposesTheSamePorts() {
+    assertThat(ports(chart.get(Service.class, MANAGER))).isEqualTo(ports(manifests.get(Service.class, MANAGER)));
+  }
+
+  @Test
+  void theManagersConfigurationIsTheSame() {
+    assertThat(configuration(chart.get(ConfigMap.class, "kubeflow-trainer-config")))
+        .isEqualTo(configuration(manifests.get(ConfigMap.class, "kubeflow-trainer-config")));
+    assertThat(chart.get(ConfigMap.class, "kubeflow-trainer-public").getData())
+        .isEqualTo(manifests.get(ConfigMap.class, "kubeflow-trainer-public").getData());
+  }
+
+  // ------------------------------------------------------------------------------------------------------------
+
+  private static JsonNode configuration(ConfigMap configMap) {
+    return Rendered.SERIALIZATION.unmarshal(configMap.getData().get("controller_manager_config.yaml"),
+        JsonNode.class);
+  }
+
+  /** Name to spec of each object. */
+  private static Map<String, JsonNode> specs(List<HasMetadata> objects) {
+    Map<String, JsonNode> specs = new TreeMap<>();
+    for (HasMetadata object : objects) {
+      specs.put(object.getMetadata().getName(), Rendered.SERIALIZATION.convertValue(object, JsonNode.class)
+          .path("spec"));
+    }
+    return specs;
+  }
+
+  /** Rules in a comparable form: each rule with its lists sorted, the rules sorted. */
+  private static List<String> rules(List<PolicyRule> rules) {
+    return rules.stream().map(rule -> String.join(";", sorted(rule.getApiGroups()), sorted(rule.getResources()),
+        sorted(rule.getResourceNames()), sorted(rule.getVerbs()))).sorted().toList();
+  }
+
+  private static String sorted(List<String> values) {
+    return values == null ? "" : String.join(",", new TreeSet<>(values));
+  }
+
+  /** Who is granted what, where: "Kind namespace/name -> role kind/name: subjects". */
+  private static List<String> bindings(Rendered rendered) {
+    List<String> bindings = new ArrayList<>();
+    rendered.ofKind(ClusterRoleBinding.class).forEach(b -> bindings.add("ClusterRoleBinding " + b.getMetadata()
+        .getName() + " -> " + b.getRoleRef().getKind() + "/" + b.getRoleRef().getName() + ": " + b.getSubjects()));
+    rendered.ofKind(RoleBinding.class).forEach(b -> bindings.add("RoleBinding " + b.getMetadata().getNamespace()
+        + "/" + b.getMetadata().getName() + " -> " + b.getRoleRef().getKind() + "/" + b.getRoleRef().getName() + ": "
+        + b.getSubjects()));
+    return bindings.stream().sorted().toList();
+  }
+
+  /** The webhooks of a configuration kind, by name, without what depends on the installation (labels). */
+  private static Map<String, JsonNode> webhooks(Rendered rendered, String kind) {
+    Map<String, JsonNode> webhooks = new TreeMap<>();
+    for (HasMetadata configuration : rendered.ofKind(kind)) {
+      for (JsonNode webhook : Rendered.SERIALIZATION.convertValue(configuration, JsonNode.class).path("webhooks")) {
+        ObjectNode copy = webhook.deepCopy();
+        webhooks.put(configuration.getMetadata().getName() + "/" + webhook.path("name").asText(), copy);
+      }
+    }
+    return webhooks;
+  }
+
+  private static List<String> ports(Service service) {
+    return service.getSpec().getPorts().stream().map((ServicePort p) -> p.getName() + " " + p.getPort() + " -> "
+        + p.getTargetPort().getStrVal() + "/" + p.getProtocol()).sorted().toList();
+  }
+
+  /** File name to content of the YAML files of {@code dir} whose name starts with {@code prefix}. */
+  private static Map<String, String> files(Path dir, String prefix, String... except) throws IOException {
+    Map<String, String> files = new TreeMap<>();
+    try (Stream<Path> list = Files.list(dir)) {
+      for (Path file : list.toList()) {
+        String name = file.getFileName().toString();
+        if (name.endsWith(".yaml") && name.startsWith(prefix) && !List.of(except).contains(name)) {
+          files.put(name, Files.readString(file));
+        }
+      }
+    }
+    return files;
+  }
+
+  private static Map<String, String> files(Path dir) throws IOException {
+    return files(dir, "");
+  }
+
+  private static void copy(Path from, Path to, String prefix) throws IOException {
+    try (Stream<Path> old = Files.list(to)) {
+      for (Path file : old.toList()) {
+        Files.delete(file);
+      }
+    }
+    for (String name : files(from, prefix, "kustomization.yaml").keySet()) {
+      Files.copy(from.resolve(name), to.resolve(name), StandardCopyOption.REPLACE_EXISTING);
+    }
+  }
+}

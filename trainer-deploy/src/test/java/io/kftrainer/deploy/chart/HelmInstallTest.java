@@ -1,0 +1,157 @@
+package io.kftrainer.deploy.chart;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kftrainer.deploy.Deploy;
+import io.kftrainer.deploy.Rendered;
+import io.kftrainer.deploy.Renders;
+import io.kftrainer.deploy.Tools;
+import io.kftrainer.deploy.image.ApiServerProcess;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * {@code helm install}, {@code upgrade} and {@code uninstall} of the chart (the real helm; skipped without it)
+ * against {@code trainer.jar apiserver --empty}, an API server with nothing installed: every object of the release
+ * (its hooks, the runtimes, included) is accepted and stored, the custom resources validated against the CRDs the
+ * same release installs; a changed value reaches the Deployment; after uninstall nothing is left; bad values fail
+ * before anything is created. No operator runs: the release is what is tried, not the manager.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class HelmInstallTest {
+
+  private static final String RELEASE = Renders.RELEASE;
+  private static final String NAMESPACE = Renders.NAMESPACE;
+
+  private static ApiServerProcess server;
+  private static KubernetesClient client;
+  private static List<HasMetadata> installed = List.of();
+
+  @BeforeAll
+  static void startAnEmptyCluster() throws Exception {
+    Tools.helm();
+    server = ApiServerProcess.start(Deploy.trainerJar(), Deploy.workDir("helm-install"), ApiServerProcess.freePort(),
+        true);
+    client = server.client();
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (client != null) {
+      client.close();
+    }
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  @Test
+  @Order(1)
+  void installsEveryObjectOfTheRelease() throws IOException {
+    helm("install", RELEASE, Deploy.chart().toString(), "-n", NAMESPACE, "--create-namespace",
+        "--set", "runtimes.defaultEnabled=true").success();
+
+    installed = releaseObjects();
+    assertThat(installed).extracting(HasMetadata::getKind).contains("CustomResourceDefinition", "Deployment",
+        "Service", "ConfigMap", "ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding", "ServiceAccount",
+        "Secret", "ValidatingWebhookConfiguration", "MutatingWebhookConfiguration", "ClusterTrainingRuntime");
+    assertThat(installed.stream().filter(o -> o.getKind().equals("ClusterTrainingRuntime"))).hasSize(8);
+    for (HasMetadata object : installed) {
+      assertThat(stored(object)).as(object.getKind() + " " + object.getMetadata().getName()).isNotNull();
+    }
+    assertThat(helm("status", RELEASE, "-n", NAMESPACE).success()).contains("STATUS: deployed");
+  }
+
+  @Test
+  @Order(2)
+  void anUpgradeBringsAChangedValueToTheDeployment() throws IOException {
+    Deployment before = client.apps().deployments().inNamespace(NAMESPACE)
+        .withName("kubeflow-trainer-controller-manager").get();
+    helm("upgrade", RELEASE, Deploy.chart().toString(), "-n", NAMESPACE, "--reuse-values",
+        "--set", "manager.replicas=2", "--set", "manager.config.clientConnection.qps=20").success();
+
+    Deployment after = client.apps().deployments().inNamespace(NAMESPACE)
+        .withName("kubeflow-trainer-controller-manager").get();
+    assertThat(after.getSpec().getReplicas()).isEqualTo(2);
+    assertThat(after.getMetadata().getGeneration()).isGreaterThan(before.getMetadata().getGeneration());
+    assertThat(after.getSpec().getTemplate().getMetadata().getAnnotations().get("checksum/config"))
+        .as("a changed Configuration rolls the pods").isNotEqualTo(before.getSpec().getTemplate().getMetadata()
+            .getAnnotations().get("checksum/config"));
+    ConfigMap config = client.configMaps().inNamespace(NAMESPACE).withName("kubeflow-trainer-config").get();
+    assertThat(config.getData().get("controller_manager_config.yaml")).contains("qps: 20");
+    assertThat(client.resources(PodDisruptionBudget.class).inNamespace(NAMESPACE)
+        .withName("kubeflow-trainer-controller-manager").get()).as("a PDB with two replicas").isNotNull();
+    assertThat(client.genericKubernetesResources("trainer.kubeflow.org/v1alpha1", "ClusterTrainingRuntime").list()
+        .getItems()).hasSize(8);
+    installed = releaseObjects();
+  }
+
+  @Test
+  @Order(3)
+  void anUninstallLeavesNothing() throws IOException {
+    assertThat(installed).isNotEmpty();
+    helm("uninstall", RELEASE, "-n", NAMESPACE, "--wait").success();
+
+    await("every object of the release deleted").atMost(Duration.ofSeconds(60)).untilAsserted(() ->
+        assertThat(installed.stream().filter(o -> stored(o) != null).map(o -> o.getKind() + "/"
+            + o.getMetadata().getName())).isEmpty());
+    assertThat(client.apiextensions().v1().customResourceDefinitions().list().getItems()).isEmpty();
+    assertThat(client.secrets().inNamespace(NAMESPACE).withLabel("owner", "helm").list().getItems())
+        .as("helm's release records").isEmpty();
+  }
+
+  @Test
+  @Order(4)
+  void badValuesInstallNothing() throws IOException {
+    Tools.Result result = helm("install", "bad", Deploy.chart().toString(), "-n", NAMESPACE, "--create-namespace",
+        "--set", "webhook.failurePolicy=Sometimes", "--set", "manager.replicas=2");
+    assertThat(result.exitCode()).isNotZero();
+    assertThat(result.err()).contains("at '/webhook/failurePolicy': value must be one of 'Fail', 'Ignore'");
+    assertThat(client.secrets().inNamespace(NAMESPACE).withLabels(Map.of("owner", "helm", "name", "bad")).list()
+        .getItems()).isEmpty();
+    assertThat(client.apps().deployments().inAnyNamespace().list().getItems()).isEmpty();
+    assertThat(client.rbac().clusterRoles().list().getItems()).isEmpty();
+    assertThat(client.apiextensions().v1().customResourceDefinitions().list().getItems()).isEmpty();
+  }
+
+  /** The objects of the release as helm recorded them: its manifest and its hooks. */
+  private static List<HasMetadata> releaseObjects() throws IOException {
+    List<HasMetadata> objects = new ArrayList<>(Rendered.parse(helm("get", "manifest", RELEASE, "-n", NAMESPACE)
+        .success()).objects());
+    objects.addAll(Rendered.parse(helm("get", "hooks", RELEASE, "-n", NAMESPACE).success()).objects());
+    return objects;
+  }
+
+  private static GenericKubernetesResource stored(HasMetadata object) {
+    var resources = client.genericKubernetesResources(object.getApiVersion(), object.getKind());
+    String namespace = object.getMetadata().getNamespace();
+    try {
+      return namespace == null ? resources.withName(object.getMetadata().getName()).get()
+          : resources.inNamespace(namespace).withName(object.getMetadata().getName()).get();
+    } catch (RuntimeException e) {
+      return null; // the kind is gone (its CRD deleted): so is the object
+    }
+  }
+
+  private static Tools.Result helm(String... args) throws IOException {
+    List<String> command = new ArrayList<>(List.of(args));
+    command.addAll(List.of("--kubeconfig", server.kubeconfig().toString()));
+    return Tools.helm(command.toArray(String[]::new));
+  }
+}

@@ -1,0 +1,156 @@
+package io.kftrainer.deploy.chart;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.kftrainer.deploy.Deploy;
+import io.kftrainer.deploy.Rendered;
+import io.kftrainer.deploy.Renders;
+import io.kftrainer.deploy.Tools;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The chart with the real helm (skipped without it): it lints; it renders, with its default values and with every
+ * value changed (src/test/resources/chart/custom-values.yaml), exactly its golden files
+ * ({@code <case>.golden.yaml}; {@code -Dtrainer.updateGolden=true} rewrites them; the CRDs, 750 kB, are left out:
+ * ChartMatchesManifestsTest checks them), with only fields the Kubernetes API knows; bad values are refused with
+ * the path of the value.
+ */
+class HelmTemplateTest {
+
+  private static final boolean UPDATE = Boolean.getBoolean("trainer.updateGolden");
+  /** Renders the runtimes alone (faster than the 750 kB of CRDs each time). */
+  private static final String RUNTIMES_ONLY = "--show-only=templates/runtimes.yaml";
+  private static final Pattern CRD = Pattern.compile("(?s)^# Source: kubeflow-trainer/templates/crds.yaml\n.*");
+
+  @ParameterizedTest(name = "{0} values")
+  @ValueSource(strings = {"default", "custom"})
+  void lints(String testCase) throws IOException {
+    Tools.Result lint = testCase.equals("default") ? Tools.helm("lint", Deploy.chart().toString())
+        : Tools.helm("lint", Deploy.chart().toString(), "-f", Renders.CASES.resolve(testCase + "-values.yaml")
+            .toString());
+    lint.success();
+    assertThat(lint.out()).contains("0 chart(s) failed").doesNotContain("[ERROR]", "[WARNING]");
+  }
+
+  @ParameterizedTest(name = "{0} values")
+  @ValueSource(strings = {"default", "custom"})
+  void rendersItsGoldenFile(String testCase) throws IOException {
+    String rendered = withoutCrds(Renders.templateCase(testCase));
+    Path golden = Renders.CASES.resolve(testCase + ".golden.yaml");
+    if (UPDATE) {
+      Files.writeString(golden, rendered);
+    }
+    assertThat(rendered).as("helm template with " + testCase + " values; -Dtrainer.updateGolden=true rewrites "
+        + golden).isEqualTo(Files.readString(golden));
+  }
+
+  @ParameterizedTest(name = "{0} values")
+  @ValueSource(strings = {"default", "custom"})
+  void rendersOnlyFieldsTheKubernetesApiKnows(String testCase) throws IOException {
+    Rendered.parse(Renders.templateCase(testCase)).assertOnlyKnownFields();
+  }
+
+  static Stream<Arguments> badValues() {
+    return Stream.of(
+        Arguments.of("manager.replicas=-1", "at '/manager/replicas': minimum: got -1, want 0"),
+        Arguments.of("webhook.failurePolicy=Sometimes", "at '/webhook/failurePolicy': value must be one of"),
+        Arguments.of("manager.replica=2", "at '/manager': additional properties 'replica' not allowed"),
+        Arguments.of("manager.config.leaderElection.leaseDuration=15", "at '/manager/config/leaderElection/"
+            + "leaseDuration': got number, want string"),
+        Arguments.of("manager.config.metrics.bindAddress=8443", "at '/manager/config/metrics/bindAddress'"),
+        Arguments.of("manager.config.featureGates.TrainJobStatus=maybe",
+            "at '/manager/config/featureGates/TrainJobStatus': got string, want boolean"),
+        Arguments.of("manager.watchNamespaces[0]=Team_A", "at '/manager/watchNamespaces/0'"),
+        Arguments.of("runtimes.torchDistributed.enable=true",
+            "at '/runtimes/torchDistributed': additional properties 'enable' not allowed"),
+        Arguments.of("manager.env[0].name=JAVA_TOOL_OPTIONS,manager.env[0].value=-Xmx1g",
+            "manager.env: JAVA_TOOL_OPTIONS would replace the image's"));
+  }
+
+  @ParameterizedTest(name = "--set {0}")
+  @MethodSource("badValues")
+  void refusesBadValuesNamingTheValue(String set, String message) throws IOException {
+    Tools.Result result = Renders.helmTemplate("--set", set);
+    assertThat(result.exitCode()).isNotZero();
+    assertThat(result.err()).contains(message);
+  }
+
+  @Test
+  void aPodDisruptionBudgetKeepsOneManagerOnlyWhenThereIsMoreThanOne() throws IOException {
+    assertThat(Renders.chart().ofKind(PodDisruptionBudget.class)).isEmpty();
+    PodDisruptionBudget budget = Renders.chart("--set", "manager.replicas=2").get(PodDisruptionBudget.class,
+        "kubeflow-trainer-controller-manager");
+    assertThat(budget.getSpec().getMaxUnavailable().getIntVal()).isEqualTo(1);
+    Deployment deployment = Renders.chart("--set", "manager.replicas=2").get(Deployment.class,
+        "kubeflow-trainer-controller-manager");
+    assertThat(deployment.getSpec().getTemplate().getMetadata().getLabels())
+        .containsAllEntriesOf(budget.getSpec().getSelector().getMatchLabels());
+  }
+
+  @Test
+  void eachRuntimeIsSwitchedOnByItsOwnValue() throws IOException {
+    Map<String, String> values = new LinkedHashMap<>();
+    values.put("runtimes.torchDistributed.enabled", "torch-distributed");
+    values.put("runtimes.deepspeedDistributed.enabled", "deepspeed-distributed");
+    values.put("runtimes.mlxDistributed.enabled", "mlx-distributed");
+    values.put("runtimes.jaxDistributed.enabled", "jax-distributed");
+    values.put("runtimes.xgboostDistributed.enabled", "xgboost-distributed");
+    values.put("runtimes.torchtuneDistributed.llama3_2_1B.enabled", "torchtune-llama3.2-1b");
+    values.put("runtimes.torchtuneDistributed.llama3_2_3B.enabled", "torchtune-llama3.2-3b");
+    values.put("runtimes.torchtuneDistributed.qwen2_5_1_5B.enabled", "torchtune-qwen2.5-1.5b");
+    assertThat(Renders.chart().ofKind("ClusterTrainingRuntime")).isEmpty();
+    for (Map.Entry<String, String> value : values.entrySet()) {
+      assertThat(runtimeNames(Renders.chart(RUNTIMES_ONLY, "--set", value.getKey() + "=true"))).as(value.getKey())
+          .containsExactly(value.getValue());
+    }
+    assertThat(runtimeNames(Renders.chart(RUNTIMES_ONLY, "--set", "runtimes.defaultEnabled=true")))
+        .containsExactlyInAnyOrderElementsOf(values.values());
+  }
+
+  @Test
+  void aRuntimeImageValueReplacesTheShippedImage() throws IOException {
+    String yaml = Renders.template(RUNTIMES_ONLY, "--set", "runtimes.xgboostDistributed.enabled=true",
+        "--set", "runtimes.xgboostDistributed.image.registry=mirror.example.com",
+        "--set", "runtimes.xgboostDistributed.image.tag=v2.3.1");
+    assertThat(yaml).contains("image: mirror.example.com/kubeflow/trainer/xgboost-runtime:v2.3.1")
+        .doesNotContain("ghcr.io/kubeflow/trainer/xgboost-runtime");
+  }
+
+  private static List<String> runtimeNames(Rendered rendered) {
+    return rendered.ofKind("ClusterTrainingRuntime").stream().map(HasMetadata::getMetadata)
+        .map(m -> m.getName()).toList();
+  }
+
+  /** The rendered documents but the CRDs, each replaced by a line naming it. */
+  private static String withoutCrds(String yaml) {
+    StringBuilder kept = new StringBuilder();
+    for (String document : yaml.split("(?m)^---\\n")) {
+      if (document.isBlank()) {
+        continue;
+      }
+      if (CRD.matcher(document).matches()) {
+        String name = document.lines().filter(l -> l.startsWith("  name: ")).findFirst().orElse("?");
+        kept.append("---\n# CustomResourceDefinition ").append(name.substring("  name: ".length()).trim())
+            .append(" (manifests/crds; ChartMatchesManifestsTest)\n");
+      } else {
+        kept.append("---\n").append(document);
+      }
+    }
+    return kept.toString();
+  }
+}
