@@ -1,5 +1,6 @@
 package io.kftrainer.framework.model;
 
+import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Quantity;
 import java.math.BigDecimal;
 import java.util.Collections;
@@ -31,5 +32,15 @@ public record GangSize(int minMember, Map<String, Quantity> minResources) {
     Map<String, Quantity> resources = new TreeMap<>();
     total.forEach((resource, amount) -> resources.put(resource, Quantities.of(amount)));
     return new GangSize(members, resources);
+  }
+
+  /**
+   * {@link #minResources()} as the PodGroup CRDs of scheduler-plugins and Volcano type them: int-or-string, each
+   * value a quantity's canonical text.
+   */
+  public Map<String, IntOrString> minResourcesAsIntOrString() {
+    Map<String, IntOrString> resources = new TreeMap<>();
+    minResources.forEach((resource, quantity) -> resources.put(resource, new IntOrString(quantity.toString())));
+    return resources;
   }
 }

@@ -16,6 +16,8 @@ import io.kftrainer.framework.spi.Plugin;
 import io.kftrainer.framework.spi.SuspendedTrainJobs;
 import io.kftrainer.framework.spi.Watch;
 import io.kftrainer.framework.spi.WatchExtension;
+import io.kftrainer.plugins.coscheduling.model.PodGroup;
+import io.kftrainer.plugins.coscheduling.model.PodGroupSpec;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -31,7 +33,9 @@ import java.util.Optional;
  * changes made while suspended (runtime patches, node counts) take effect on resume.
  *
  * <p>The PodGroup CRD is optional: without it the operator runs and this plugin's PodGroups are simply not
- * watched (installing the CRD is the cluster admin's part, as upstream).
+ * watched (installing the CRD is the cluster admin's part, as upstream). The PodGroup model
+ * ({@code io.kftrainer.plugins.coscheduling.model}) is generated at build time from scheduler-plugins' CRD, which
+ * this jar ships for local mode ({@code META-INF/trainer/crds/scheduling.x-k8s.io_podgroups.yaml}).
  */
 @AutoService(Plugin.class)
 public final class CoschedulingPlugin implements EnforcePodGroupPolicy, ComponentBuilder, WatchExtension {
@@ -39,7 +43,7 @@ public final class CoschedulingPlugin implements EnforcePodGroupPolicy, Componen
   public static final String NAME = "CoScheduling";
 
   /** The label the coscheduling plugin groups pods by; its value is the PodGroup's name. */
-  public static final String POD_GROUP_LABEL = PodGroup.GROUP + "/pod-group";
+  public static final String POD_GROUP_LABEL = "scheduling.x-k8s.io/pod-group";
 
   /** {@code scheduleTimeoutSeconds} when the policy leaves it unset (the API default). */
   public static final int DEFAULT_SCHEDULE_TIMEOUT_SECONDS = 60;
@@ -80,13 +84,14 @@ public final class CoschedulingPlugin implements EnforcePodGroupPolicy, Componen
       return List.of();
     }
     GangSize gang = GangSize.of(context.info().podSets());
+    PodGroupSpec spec = new PodGroupSpec();
+    spec.setMinMember(gang.minMember());
+    spec.setMinResources(gang.minResourcesAsIntOrString());
+    spec.setScheduleTimeoutSeconds(Objects.requireNonNullElse(policy.get().getScheduleTimeoutSeconds(),
+        DEFAULT_SCHEDULE_TIMEOUT_SECONDS));
     PodGroup podGroup = new PodGroup();
     podGroup.getMetadata().setName(trainJob.getMetadata().getName());
-    podGroup.setSpec(new PodGroupSpec()
-        .withMinMember(gang.minMember())
-        .withMinResources(gang.minResources())
-        .withScheduleTimeoutSeconds(Objects.requireNonNullElse(policy.get().getScheduleTimeoutSeconds(),
-            DEFAULT_SCHEDULE_TIMEOUT_SECONDS)));
+    podGroup.setSpec(spec);
     return List.of(podGroup);
   }
 

@@ -8,6 +8,7 @@ import io.kftrainer.api.jobset.v1alpha2.JobSet;
 import io.kftrainer.api.jobset.v1alpha2.ReplicatedJob;
 import io.kftrainer.api.v1alpha1.TrainJob;
 import io.kftrainer.framework.model.RuntimeSource;
+import io.kftrainer.plugins.coscheduling.model.PodGroup;
 import io.kftrainer.plugins.jobset.JobSetPlugin;
 import io.kftrainer.testkit.Fixtures;
 import io.kftrainer.testkit.Golden;

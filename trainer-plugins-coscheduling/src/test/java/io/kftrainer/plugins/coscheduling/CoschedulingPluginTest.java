@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.LimitRange;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.node.v1.RuntimeClass;
 import io.kftrainer.api.v1alpha1.CoschedulingPodGroupPolicySource;
 import io.kftrainer.api.v1alpha1.PodGroupPolicy;
@@ -16,6 +18,8 @@ import io.kftrainer.framework.spi.BuildContext;
 import io.kftrainer.framework.spi.Plugin;
 import io.kftrainer.framework.spi.SuspendedTrainJobs;
 import io.kftrainer.framework.spi.Watch;
+import io.kftrainer.plugins.coscheduling.model.PodGroup;
+import io.kftrainer.plugins.coscheduling.model.PodGroupSpec;
 import io.kftrainer.testkit.Fixtures;
 import io.kftrainer.testkit.Golden;
 import io.kftrainer.testkit.TestPipeline;
@@ -108,8 +112,8 @@ class CoschedulingPluginTest {
     assertThat(spec.getMinMember()).isEqualTo(3);
     assertThat(spec.getScheduleTimeoutSeconds()).isEqualTo(30);
     assertThat(spec.getMinResources()).containsOnlyKeys("cpu", "memory");
-    assertThat(Quantities.amount(spec.getMinResources().get("cpu"))).isEqualByComparingTo("1.25");
-    assertThat(Quantities.amount(spec.getMinResources().get("memory")))
+    assertThat(amount(spec.getMinResources().get("cpu"))).isEqualByComparingTo("1.25");
+    assertThat(amount(spec.getMinResources().get("memory")))
         .isEqualByComparingTo(new BigDecimal(2.5 * 1024 * 1024 * 1024));
   }
 
@@ -165,7 +169,15 @@ class CoschedulingPluginTest {
     PodGroup podGroup = new PodGroup();
     podGroup.getMetadata().setName("gang-job");
     podGroup.getMetadata().setNamespace("team-a");
-    podGroup.setSpec(new PodGroupSpec().withMinMember(1).withScheduleTimeoutSeconds(5));
+    PodGroupSpec spec = new PodGroupSpec();
+    spec.setMinMember(1);
+    spec.setScheduleTimeoutSeconds(5);
+    podGroup.setSpec(spec);
     return podGroup;
+  }
+
+  /** The model types {@code minResources} as the CRD does, int-or-string: the value is a quantity's text. */
+  private static BigDecimal amount(IntOrString quantity) {
+    return Quantities.amount(new Quantity(quantity.getStrVal()));
   }
 }

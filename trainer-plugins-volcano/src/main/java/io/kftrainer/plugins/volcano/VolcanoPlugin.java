@@ -24,7 +24,11 @@ import io.kftrainer.framework.spi.SuspendedTrainJobs;
 import io.kftrainer.framework.spi.ValidationContext;
 import io.kftrainer.framework.spi.Watch;
 import io.kftrainer.framework.spi.WatchExtension;
+import io.kftrainer.plugins.volcano.model.PodGroup;
+import io.kftrainer.plugins.volcano.model.PodGroupSpec;
+import io.kftrainer.plugins.volcano.model.podgroupspec.NetworkTopology.Mode;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
@@ -41,7 +45,8 @@ import java.util.Optional;
  * view of a running gang never changes under it. A suspended TrainJob's PodGroup is rebuilt.
  *
  * <p>The PodGroup CRD is optional: without it the operator runs and this plugin's PodGroups are simply not
- * watched.
+ * watched. The PodGroup model ({@code io.kftrainer.plugins.volcano.model}) is generated at build time from Volcano's
+ * CRD, which this jar ships for local mode ({@code META-INF/trainer/crds/scheduling.volcano.sh_podgroups.yaml}).
  */
 @AutoService(Plugin.class)
 public final class VolcanoPlugin implements CustomValidation, EnforcePodGroupPolicy, ComponentBuilder,
@@ -53,7 +58,7 @@ public final class VolcanoPlugin implements CustomValidation, EnforcePodGroupPol
   public static final String GROUP_NAME_ANNOTATION = "scheduling.k8s.io/group-name";
 
   /** The runtime template annotation naming the Volcano queue of the PodGroup. */
-  public static final String QUEUE_NAME_ANNOTATION = PodGroup.GROUP + "/queue-name";
+  public static final String QUEUE_NAME_ANNOTATION = "scheduling.volcano.sh/queue-name";
 
   /** {@code networkTopology.mode} when the policy leaves it unset (the API default). */
   public static final String DEFAULT_NETWORK_TOPOLOGY_MODE = "hard";
@@ -124,25 +129,36 @@ public final class VolcanoPlugin implements CustomValidation, EnforcePodGroupPol
       return List.of();
     }
     GangSize gang = GangSize.of(info.podSets());
+    PodGroupSpec spec = new PodGroupSpec();
+    spec.setMinMember(gang.minMember());
+    spec.setMinResources(gang.minResourcesAsIntOrString());
+    // set even when absent: the model carries the CRD's default "default", which Volcano applies itself
+    spec.setQueue(info.annotations().get(QUEUE_NAME_ANNOTATION));
+    spec.setPriorityClassName(PriorityClassNames.forPodGroup(info.template()).orElse(null));
+    spec.setNetworkTopology(networkTopology(policy.get().getNetworkTopology()));
     PodGroup podGroup = new PodGroup();
     podGroup.getMetadata().setName(trainJob.getMetadata().getName());
-    podGroup.setSpec(new PodGroupSpec()
-        .withMinMember(gang.minMember())
-        .withMinResources(gang.minResources())
-        .withQueue(info.annotations().get(QUEUE_NAME_ANNOTATION))
-        .withPriorityClassName(PriorityClassNames.forPodGroup(info.template()).orElse(null))
-        .withNetworkTopology(networkTopology(policy.get().getNetworkTopology())));
+    podGroup.setSpec(spec);
     return List.of(podGroup);
   }
 
-  private static NetworkTopologySpec networkTopology(NetworkTopology topology) {
+  private static io.kftrainer.plugins.volcano.model.podgroupspec.NetworkTopology networkTopology(
+      NetworkTopology topology) {
     if (topology == null) {
       return null;
     }
-    return new NetworkTopologySpec()
-        .withMode(Objects.requireNonNullElse(topology.getMode(), DEFAULT_NETWORK_TOPOLOGY_MODE))
-        .withHighestTierAllowed(Objects.requireNonNullElse(topology.getHighestTierAllowed(),
-            DEFAULT_HIGHEST_TIER_ALLOWED));
+    var spec = new io.kftrainer.plugins.volcano.model.podgroupspec.NetworkTopology();
+    spec.setMode(mode(Objects.requireNonNullElse(topology.getMode(), DEFAULT_NETWORK_TOPOLOGY_MODE)));
+    spec.setHighestTierAllowed(Objects.requireNonNullElse(topology.getHighestTierAllowed(),
+        DEFAULT_HIGHEST_TIER_ALLOWED).longValue());
+    return spec;
+  }
+
+  /** The runtime's mode, which the runtime CRD's enum limits to the values Volcano's CRD has. */
+  private static Mode mode(String mode) {
+    return Arrays.stream(Mode.values()).filter(value -> value.getValue().equals(mode)).findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("podGroupPolicy.volcano.networkTopology.mode: unsupported "
+            + "value \"" + mode + "\": supported values: \"hard\", \"soft\""));
   }
 
   private static Optional<VolcanoPodGroupPolicySource> policy(RuntimeInfo info) {

@@ -11,6 +11,7 @@ import io.kftrainer.api.v1alpha1.TrainJob;
 import io.kftrainer.framework.model.RuntimeSource;
 import io.kftrainer.framework.model.ValidationResult;
 import io.kftrainer.plugins.jobset.JobSetPlugin;
+import io.kftrainer.plugins.volcano.model.PodGroup;
 import io.kftrainer.testkit.Fixtures;
 import io.kftrainer.testkit.Golden;
 import io.kftrainer.testkit.TestPipeline;
