@@ -74,7 +74,6 @@ final class PostExecution {
       }
     });
 
-    boolean deadlineExceeded = false;
     Optional<Duration> requeueAfter = Optional.empty();
     Long activeDeadlineSeconds = trainJob.getSpec().getActiveDeadlineSeconds();
     if (activeDeadlineSeconds != null && !isFinished(conditions)
@@ -83,12 +82,22 @@ final class PostExecution {
       if (!now.isBefore(deadline)) {
         set(transitions, conditions, TrainerConstants.CONDITION_FAILED, Conditions.TRUE,
             TrainerConstants.REASON_DEADLINE_EXCEEDED, TrainerConstants.MESSAGE_DEADLINE_EXCEEDED, now);
-        deadlineExceeded = true;
       } else {
         requeueAfter = Optional.of(Duration.between(now, deadline));
       }
     }
-    return new PostExecutionResult(status, transitions, deadlineExceeded, requeueAfter);
+    return new PostExecutionResult(status, transitions, failedOnDeadline(conditions), requeueAfter);
+  }
+
+  /**
+   * Whether the TrainJob failed because its deadline passed, in this reconcile or an earlier one: asked on every
+   * reconcile, so that a workload whose deletion failed once is deleted by a later reconcile.
+   */
+  private static boolean failedOnDeadline(List<Condition> conditions) {
+    return Conditions.find(conditions, TrainerConstants.CONDITION_FAILED)
+        .filter(c -> Conditions.TRUE.equals(c.getStatus()))
+        .filter(c -> TrainerConstants.REASON_DEADLINE_EXCEEDED.equals(c.getReason()))
+        .isPresent();
   }
 
   static boolean isFinished(List<Condition> conditions) {

@@ -11,8 +11,9 @@ import java.util.Optional;
  *
  * @param status the new status (a copy: the TrainJob's own is not changed)
  * @param transitions the conditions that changed, in the order they changed (one Event each)
- * @param deadlineExceeded whether {@code activeDeadlineSeconds} ran out in this reconcile: the operator deletes
- *     the running workload
+ * @param deadlineExceeded whether the TrainJob failed because {@code activeDeadlineSeconds} ran out, in this
+ *     reconcile or an earlier one: its workload must not run, and the operator deletes it (again if need be). The
+ *     post-execution phase decides this once; callers read it rather than the conditions
  * @param requeueAfter when to look again because a deadline will pass
  */
 public record PostExecutionResult(TrainJobStatus status, List<Condition> transitions, boolean deadlineExceeded,

@@ -109,7 +109,9 @@ class PostExecutionTest {
 
     assertThat(later.status().getConditions()).extracting(Condition::getType, Condition::getReason)
         .containsExactly(org.assertj.core.groups.Tuple.tuple("Failed", "DeadlineExceeded"));
-    assertThat(later.deadlineExceeded()).isFalse();
+    assertThat(later.transitions()).isEmpty();
+    // still failed on its deadline: the operator keeps its workload deleted
+    assertThat(later.deadlineExceeded()).isTrue();
   }
 
   @Test
@@ -125,6 +127,19 @@ class PostExecutionTest {
     assertThat(after.status().getConditions()).filteredOn(c -> c.getType().equals("Failed")).singleElement()
         .extracting(Condition::getReason, Condition::getMessage)
         .containsExactly("DeadlineExceeded", "TrainJob exceeded its active deadline");
+  }
+
+  @Test
+  void aTrainJobThatFailedForAnotherReasonIsNotPastItsDeadline() {
+    trainJob.getSpec().setActiveDeadlineSeconds(60L);
+    observed.set(TerminalStatus.builder()
+        .terminalCondition(condition("Failed", "True", "JobSetFailed", "jobset failed")).build());
+    trainJob.setStatus(run(BuildOutcome.created(), CREATED.plusSeconds(10)).status());
+
+    PostExecutionResult later = run(BuildOutcome.finished(), CREATED.plusSeconds(100));
+
+    assertThat(later.status().getConditions()).extracting(Condition::getReason).containsExactly("JobSetFailed");
+    assertThat(later.deadlineExceeded()).isFalse();
   }
 
   @Test

@@ -15,7 +15,6 @@ import io.kftrainer.framework.runner.PhaseRunner;
 import io.kftrainer.framework.runner.PluginCalls;
 import io.kftrainer.operator.controller.CacheObjectLookup;
 import io.kftrainer.operator.controller.CachedRuntimeResolver;
-import io.kftrainer.operator.controller.RuntimeSnapshots;
 import io.kftrainer.operator.controller.CompactObjects;
 import io.kftrainer.operator.controller.LegacyFinalizerReconciler;
 import io.kftrainer.operator.controller.ServedKinds;
@@ -123,8 +122,8 @@ public final class TrainerOperator {
     }
     TrainJobEventSources eventSources = TrainJobEventSources.plan(runner.watches(), client, cache);
     TrainJobEvents events = new TrainJobEvents(client, identity, clock);
-    TrainJobReconciler reconciler = new TrainJobReconciler(runner, eventSources, cache,
-        new RuntimeSnapshots(cache, runtimes, client), client, events, clock);
+    TrainJobReconciler reconciler = new TrainJobReconciler(runner, eventSources, cache, runtimes, client, events,
+        clock);
     operator = new Operator(this::configure);
     register(reconciler);
     registerOptimizationJobs(events);

@@ -6,15 +6,14 @@ import io.kftrainer.api.v1alpha1.TrainJob;
 import io.kftrainer.api.v1alpha1.TrainingRuntime;
 import io.kftrainer.framework.model.RuntimeSource;
 import io.kftrainer.framework.spi.ObjectLookup;
-import io.kftrainer.api.CrdDefaults;
 import io.kftrainer.runtime.RuntimeKey;
 import io.kftrainer.runtime.RuntimeResolver;
 import java.util.Optional;
 
 /**
- * Resolves runtimes from the operator's informer caches. The runtime comes back as a copy with the CRD defaults
- * set (the API server sets them too; the copy keeps the cached object untouched), so that it is the same whether
- * it was just read from the cache or from a runtime snapshot.
+ * Resolves runtimes from the operator's informer caches. The runtime comes back as a copy, which keeps the cached
+ * object untouched. Its CRD defaults are set already: the API server sets them when it stores a runtime and when
+ * it reads one back.
  */
 public final class CachedRuntimeResolver implements RuntimeResolver {
 
@@ -31,15 +30,9 @@ public final class CachedRuntimeResolver implements RuntimeResolver {
     RuntimeKey key = RuntimeKey.of(trainJob);
     if (key.isClusterScoped()) {
       return cache.get(ClusterTrainingRuntime.class, null, key.name())
-          .map(runtime -> RuntimeSource.of(defaulted(runtime)));
+          .map(runtime -> RuntimeSource.of(serialization.clone(runtime)));
     }
     return cache.get(TrainingRuntime.class, key.namespace(), key.name())
-        .map(runtime -> RuntimeSource.of(defaulted(runtime)));
-  }
-
-  private <T> T defaulted(T runtime) {
-    T copy = serialization.clone(runtime);
-    CrdDefaults.applyTo(copy);
-    return copy;
+        .map(runtime -> RuntimeSource.of(serialization.clone(runtime)));
   }
 }

@@ -16,7 +16,6 @@ import io.kftrainer.framework.model.RuntimeSource;
 import io.kftrainer.framework.runner.ChildObjects;
 import io.kftrainer.api.CrdDefaults;
 import io.kftrainer.runtime.RuntimeKey;
-import io.kftrainer.runtime.RuntimeResolver;
 import java.net.HttpURLConnection;
 import java.util.Objects;
 import java.util.Optional;
@@ -26,6 +25,10 @@ import java.util.Optional;
  * holds the runtime's YAML under the key {@value #KEY}. It is created on the TrainJob's first build and read by
  * every later one, so that editing or deleting a runtime never changes the objects of a TrainJob that already
  * exists (a suspended job resumes with the runtime it was created with).
+ *
+ * <p>Two steps, in this order on every build: {@link #find} the TrainJob's snapshot; if it has none yet,
+ * {@link #take} one of the runtime it refers to now. Both hand back the runtime as read from the snapshot's YAML,
+ * so a TrainJob is built from the same object on its first build as on every later one.
  *
  * <p>The ConfigMap is a child like any other (controller owner reference, TrainJob label, garbage-collected with
  * the TrainJob) and immutable. It is created with a plain create, not an apply, so that a ConfigMap of the same name
@@ -38,13 +41,11 @@ public final class RuntimeSnapshots {
   public static final String KEY = "runtime";
 
   private final CacheObjectLookup cache;
-  private final RuntimeResolver runtimes;
   private final KubernetesClient client;
   private final KubernetesSerialization serialization;
 
-  public RuntimeSnapshots(CacheObjectLookup cache, RuntimeResolver runtimes, KubernetesClient client) {
+  public RuntimeSnapshots(CacheObjectLookup cache, KubernetesClient client) {
     this.cache = cache;
-    this.runtimes = runtimes;
     this.client = client;
     this.serialization = client.getKubernetesSerialization();
   }
@@ -54,22 +55,28 @@ public final class RuntimeSnapshots {
   }
 
   /**
-   * The TrainJob's runtime: from its snapshot, else the runtime it refers to now, snapshotted on the way. Empty when
-   * there is no snapshot and the runtime does not exist.
+   * The runtime the TrainJob's snapshot holds (read from the cache); empty when it has no snapshot yet.
    *
    * @throws io.kftrainer.runtime.UnsupportedRuntimeException if the reference is to an unknown kind
    * @throws RuntimeSnapshotException if the snapshot ConfigMap is not this TrainJob's snapshot of its runtime
    */
-  public Optional<RuntimeSource> runtimeOf(TrainJob trainJob) {
-    RuntimeKey key = RuntimeKey.of(trainJob);
-    Optional<ConfigMap> snapshot = cache.get(ConfigMap.class, trainJob.getMetadata().getNamespace(), name(trainJob));
-    if (snapshot.isPresent()) {
-      return Optional.of(read(snapshot.get(), trainJob, key));
-    }
-    return runtimes.resolve(trainJob).map(runtime -> read(take(trainJob, runtime), trainJob, key));
+  public Optional<RuntimeSource> find(TrainJob trainJob) {
+    return cache.get(ConfigMap.class, trainJob.getMetadata().getNamespace(), name(trainJob))
+        .map(snapshot -> read(snapshot, trainJob));
   }
 
-  private ConfigMap take(TrainJob trainJob, RuntimeSource runtime) {
+  /**
+   * Creates the TrainJob's snapshot of {@code runtime}, the runtime it refers to now, and returns the runtime as the
+   * snapshot holds it.
+   *
+   * @throws RuntimeSnapshotException if a ConfigMap of the snapshot's name exists and is not this TrainJob's
+   *     snapshot of its runtime
+   */
+  public RuntimeSource take(TrainJob trainJob, RuntimeSource runtime) {
+    return read(create(trainJob, runtime), trainJob);
+  }
+
+  private ConfigMap create(TrainJob trainJob, RuntimeSource runtime) {
     ConfigMap snapshot = new ConfigMapBuilder()
         .withNewMetadata().withName(name(trainJob)).endMetadata()
         .withImmutable(true)
@@ -94,7 +101,8 @@ public final class RuntimeSnapshots {
     }
   }
 
-  private RuntimeSource read(ConfigMap snapshot, TrainJob trainJob, RuntimeKey key) {
+  private RuntimeSource read(ConfigMap snapshot, TrainJob trainJob) {
+    RuntimeKey key = RuntimeKey.of(trainJob);
     String where = "runtime snapshot ConfigMap " + trainJob.getMetadata().getNamespace() + "/" + name(trainJob);
     if (!ChildObjects.isControlledBy(snapshot, trainJob.getMetadata().getUid())) {
       throw new RuntimeSnapshotException(where + " is not controlled by TrainJob " + trainJob.getMetadata().getName());
@@ -121,6 +129,8 @@ public final class RuntimeSnapshots {
     if (generic == null || generic.getMetadata() == null) {
       throw new RuntimeSnapshotException(where + " is not a runtime");
     }
+    // The one place the operator sets CRD defaults: the API server defaults the runtimes it stores, not a runtime
+    // kept as text in a ConfigMap, which may predate a default the CRD has now.
     switch (Objects.requireNonNullElse(generic.getKind(), "")) {
       case RuntimeSource.TRAINING_RUNTIME -> {
         TrainingRuntime runtime = serialization.convertValue(generic, TrainingRuntime.class);

@@ -3,25 +3,35 @@ package io.kftrainer.operator.controller;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
-import io.javaoperatorsdk.operator.processing.event.ResourceID;
-import io.fabric8.kubernetes.client.CustomResource;
+import io.javaoperatorsdk.operator.api.reconciler.PrimaryUpdateAndCacheUtils;
+import java.util.function.UnaryOperator;
 
 /**
  * Writes a TrainJob's status, as upstream, with a JSON merge patch of the {@code status} subresource, and only
- * when the status changed (an OptimizationJob's the same way). The patch holds the whole new status and the {@code resourceVersion} the status was
- * computed from: a TrainJob changed meanwhile answers 409, and the reconcile is retried on fresh state rather than
- * overwriting what it did not see. Nothing but {@code status} is written.
+ * when the status changed (an OptimizationJob's the same way). The patch holds the whole new status and the
+ * {@code resourceVersion} the status was computed from: a TrainJob changed meanwhile answers 409, and the reconcile
+ * fails and is retried on fresh state rather than overwriting what it did not see. Nothing but {@code status} is
+ * written.
  *
- * <p>The written TrainJob goes into JOSDK's cache of TrainJobs, so that the next reconcile starts from this
- * status even if the watch event has not arrived yet (otherwise it would see the old conditions and report
- * their transitions twice).
+ * <p>The write goes through JOSDK's {@link PrimaryUpdateAndCacheUtils}, which puts the written TrainJob into JOSDK's
+ * cache of TrainJobs, so that the next reconcile starts from this status even if the watch event has not arrived
+ * yet (otherwise it would see the old conditions and report their transitions twice). JOSDK's own
+ * {@code UpdateControl.patchStatus} and {@code ErrorStatusUpdateControl.patchStatus} do neither in 5.2.3: they
+ * patch without the {@code resourceVersion} and do not cache the answer.
  */
 public final class StatusWriter {
+
+  /**
+   * No retry of a conflict inside the helper: it would patch the status computed from the stale TrainJob onto the
+   * fresh one. The reconcile fails instead, and JOSDK runs it again on the fresh TrainJob.
+   */
+  private static final int NO_RETRY = 0;
 
   private final KubernetesClient client;
   private final KubernetesSerialization serialization;
@@ -46,13 +56,12 @@ public final class StatusWriter {
     ObjectNode patch = JsonNodeFactory.instance.objectNode();
     patch.putObject("metadata").put("resourceVersion", observed.getMetadata().getResourceVersion());
     patch.set("status", wanted);
+    PatchContext mergePatch = new PatchContext.Builder().withPatchType(PatchType.JSON_MERGE)
+        .withFieldManager(TrainJobReconciler.FIELD_MANAGER).build();
     // resource(observed), not withName(...): fabric8 reads the object from the server first for the latter
-    R updated = client.resource(observed)
-        .subresource("status")
-        .patch(new PatchContext.Builder().withPatchType(PatchType.JSON_MERGE)
-            .withFieldManager(TrainJobReconciler.FIELD_MANAGER).build(), serialization.asJson(patch));
-    context.eventSourceRetriever().getControllerEventSource()
-        .handleRecentResourceUpdate(ResourceID.fromResource(observed), updated, observed);
+    PrimaryUpdateAndCacheUtils.updateAndCacheResource(observed, context, UnaryOperator.identity(),
+        resource -> client.resource(resource).subresource("status").patch(mergePatch, serialization.asJson(patch)),
+        NO_RETRY, 0, 0);
     return true;
   }
 

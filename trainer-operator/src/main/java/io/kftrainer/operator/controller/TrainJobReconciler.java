@@ -1,8 +1,8 @@
 package io.kftrainer.operator.controller;
 
-import io.kftrainer.runtime.EventMessages;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.javaoperatorsdk.operator.OperatorException;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
@@ -16,12 +16,12 @@ import io.kftrainer.api.v1alpha1.TrainerConstants;
 import io.kftrainer.framework.model.FieldError;
 import io.kftrainer.framework.model.RuntimeSource;
 import io.kftrainer.framework.runner.BuildOutcome;
-import io.kftrainer.framework.runner.Conditions;
 import io.kftrainer.framework.runner.PhaseRunner;
 import io.kftrainer.framework.runner.PluginException;
 import io.kftrainer.framework.runner.PostExecutionResult;
+import io.kftrainer.runtime.EventMessages;
 import io.kftrainer.runtime.RuntimeKey;
-import io.kftrainer.api.TrainJobDefaults;
+import io.kftrainer.runtime.RuntimeResolver;
 import io.kftrainer.runtime.UnsupportedRuntimeException;
 import java.time.Clock;
 import java.util.List;
@@ -34,17 +34,26 @@ import org.slf4j.LoggerFactory;
  *
  * <ol>
  *   <li>skip a TrainJob another controller manages ({@code spec.managedBy});</li>
- *   <li>unless it has finished: find its runtime (its snapshot, else the cached runtime, snapshotted), build its
- *       objects with the plugins and apply those that changed;</li>
- *   <li>compute its status (the plugins' post-execution phase) and write it if it changed;</li>
- *   <li>record an Event per condition transition;</li>
- *   <li>delete the JobSet of a TrainJob that exceeded its deadline;</li>
- *   <li>requeue for the deadline, or fail the reconcile (JOSDK retries with back-off) when the build failed.</li>
+ *   <li>unless it has finished: find its runtime (its snapshot, else the runtime it refers to, snapshotted now),
+ *       build its objects with the plugins and apply those that changed;</li>
+ *   <li>report its status: compute it (the plugins' post-execution phase, which also decides the deadline), write
+ *       it if it changed, record an Event per condition transition, delete the JobSet of a TrainJob past its
+ *       deadline;</li>
+ *   <li>requeue for the deadline.</li>
  * </ol>
  *
- * Decisions belong to the {@link PhaseRunner} and the plugins; this class only sequences them and does the I/O,
+ * A build that fails throws {@link BuildFailedException}: JOSDK calls {@link #updateErrorStatus}, which reports the
+ * failure as step 3 reports a success, and retries the reconcile with back-off. Either way the status is written
+ * by the one {@link StatusWriter}.
+ *
+ * <p>Decisions belong to the {@link PhaseRunner} and the plugins; this class only sequences them and does the I/O,
  * reading every cluster object from the informer caches ({@link CacheObjectLookup}). JOSDK serializes reconciles
  * of one TrainJob and filters TrainJob events that do not change its generation.
+ *
+ * <p>The TrainJob is used as JOSDK hands it over (its own copy of the cached one), with no defaulting of its own:
+ * the API server sets the TrainJob CRD's defaults ({@code managedBy}, {@code runtimeRef}, {@code suspend}) when it
+ * stores a TrainJob and again when it reads one back, so every cached TrainJob has them. Runtime snapshots are
+ * the exception, and {@link RuntimeSnapshots} defaults them.
  */
 @ControllerConfiguration(name = TrainJobReconciler.NAME)
 public final class TrainJobReconciler implements Reconciler<TrainJob> {
@@ -71,6 +80,7 @@ public final class TrainJobReconciler implements Reconciler<TrainJob> {
   private final PhaseRunner runner;
   private final TrainJobEventSources eventSources;
   private final CacheObjectLookup cache;
+  private final RuntimeResolver runtimes;
   private final RuntimeSnapshots snapshots;
   private final ChildApplier children;
   private final StatusWriter status;
@@ -78,11 +88,12 @@ public final class TrainJobReconciler implements Reconciler<TrainJob> {
   private final Clock clock;
 
   public TrainJobReconciler(PhaseRunner runner, TrainJobEventSources eventSources, CacheObjectLookup cache,
-      RuntimeSnapshots snapshots, KubernetesClient client, TrainJobEvents events, Clock clock) {
+      RuntimeResolver runtimes, KubernetesClient client, TrainJobEvents events, Clock clock) {
     this.runner = runner;
     this.eventSources = eventSources;
     this.cache = cache;
-    this.snapshots = snapshots;
+    this.runtimes = runtimes;
+    this.snapshots = new RuntimeSnapshots(cache, client);
     this.children = new ChildApplier(client, cache);
     this.status = new StatusWriter(client);
     this.events = events;
@@ -95,46 +106,49 @@ public final class TrainJobReconciler implements Reconciler<TrainJob> {
   }
 
   @Override
-  public UpdateControl<TrainJob> reconcile(TrainJob observed, Context<TrainJob> context) {
-    TrainJob trainJob = TrainJobDefaults.defaulted(observed);
+  public UpdateControl<TrainJob> reconcile(TrainJob trainJob, Context<TrainJob> context) {
     if (!isManagedHere(trainJob)) {
       return UpdateControl.noUpdate();
     }
     BuildOutcome outcome = PhaseRunner.isFinished(trainJob) ? BuildOutcome.finished() : reconcileChildren(trainJob);
-    PostExecutionResult result = runner.runPostExecution(trainJob, outcome, cache, clock.instant());
-    status.write(observed, result.status(), context);
-    events.transitions(trainJob, result.transitions());
-    if (hasExceededDeadline(result)) {
-      children.deleteIfPresent(JobSet.class, trainJob);
-    }
-    if (outcome instanceof BuildOutcome.BuildFailed failed) {
-      throw new BuildFailedException(failed.message());
-    }
+    PostExecutionResult result = reportStatus(trainJob, outcome, context);
     return result.requeueAfter()
         .map(after -> UpdateControl.<TrainJob>noUpdate().rescheduleAfter(after))
         .orElseGet(UpdateControl::noUpdate);
   }
 
   /**
-   * A failure that escaped {@link #reconcile}: a plugin failure of the post-execution phase gets a Warning Event
-   * {@value #REASON_PLUGIN_FAILED} (build failures already have theirs); JOSDK then retries with back-off.
+   * A reconcile that threw. A failed build is reported like a finished one ({@link #reportStatus}); a plugin
+   * failure of the post-execution phase, which leaves no status to write, gets a Warning Event
+   * {@value #REASON_PLUGIN_FAILED}. JOSDK then retries with back-off.
    */
   @Override
   public ErrorStatusUpdateControl<TrainJob> updateErrorStatus(TrainJob trainJob, Context<TrainJob> context,
       Exception e) {
-    if (e instanceof PluginException) {
-      events.record(trainJob, TrainJobEvents.WARNING, REASON_PLUGIN_FAILED, e.getMessage());
+    Throwable failure = thrownByReconcile(e);
+    if (failure instanceof BuildFailedException buildFailed) {
+      try {
+        reportStatus(trainJob, buildFailed.outcome(), context);
+      } catch (PluginException statusFailure) {
+        failure = statusFailure;
+      }
+    }
+    if (failure instanceof PluginException) {
+      events.record(trainJob, TrainJobEvents.WARNING, REASON_PLUGIN_FAILED, failure.getMessage());
     }
     return ErrorStatusUpdateControl.defaultErrorProcessing();
   }
 
   /**
-   * Finds the runtime, builds the objects and applies those that changed. A failure's message goes into a condition
-   * and an Event, cleaned like an Event message: it may quote anything a plugin or the API server said.
+   * Finds the runtime, builds the objects and applies those that changed. A failure's message goes into an Event
+   * and the {@link BuildFailedException}, cleaned like an Event message: it may quote anything a plugin or the API
+   * server said.
+   *
+   * @throws BuildFailedException if a plugin, the runtime snapshot or the API server failed the build
    */
   private BuildOutcome reconcileChildren(TrainJob trainJob) {
     try {
-      Optional<RuntimeSource> runtime = snapshots.runtimeOf(trainJob);
+      Optional<RuntimeSource> runtime = runtimeOf(trainJob);
       if (runtime.isEmpty()) {
         FieldError missing = RuntimeKey.of(trainJob).notFound();
         return BuildOutcome.runtimeUnavailable(TrainerConstants.REASON_TRAINING_RUNTIME_NOT_SUPPORTED,
@@ -149,19 +163,48 @@ public final class TrainJobReconciler implements Reconciler<TrainJob> {
       LOG.warn("Cannot reconcile the objects of TrainJob {}/{}: {}", trainJob.getMetadata().getNamespace(),
           trainJob.getMetadata().getName(), error);
       events.resourcesFailed(trainJob, error);
-      return BuildOutcome.buildFailed(reasonOf(e), error);
+      throw new BuildFailedException(new BuildOutcome.BuildFailed(reasonOf(e), error));
     }
+  }
+
+  /**
+   * The runtime the TrainJob is built from, for its whole life: its snapshot; on its first build, a snapshot taken
+   * now of the runtime it refers to. Empty when it has neither.
+   */
+  private Optional<RuntimeSource> runtimeOf(TrainJob trainJob) {
+    Optional<RuntimeSource> snapshot = snapshots.find(trainJob);
+    if (snapshot.isPresent()) {
+      return snapshot;
+    }
+    return runtimes.resolve(trainJob).map(runtime -> snapshots.take(trainJob, runtime));
+  }
+
+  /**
+   * Computes the status from the build's outcome, writes it if it changed, records an Event per condition
+   * transition and deletes the JobSet of a TrainJob that failed on its deadline (on every reconcile until it is
+   * gone: a delete that failed is tried again).
+   */
+  private PostExecutionResult reportStatus(TrainJob trainJob, BuildOutcome outcome, Context<TrainJob> context) {
+    PostExecutionResult result = runner.runPostExecution(trainJob, outcome, cache, clock.instant());
+    status.write(trainJob, result.status(), context);
+    events.transitions(trainJob, result.transitions());
+    if (result.deadlineExceeded()) {
+      children.deleteIfPresent(JobSet.class, trainJob);
+    }
+    return result;
+  }
+
+  /** What {@link #reconcile} threw: JOSDK's Micrometer metrics hand it over wrapped in an OperatorException. */
+  private static Throwable thrownByReconcile(Exception e) {
+    Throwable thrown = e;
+    while (thrown instanceof OperatorException && thrown.getCause() != null) {
+      thrown = thrown.getCause();
+    }
+    return thrown;
   }
 
   private static boolean isManagedHere(TrainJob trainJob) {
     return trainJob.getSpec() != null && TrainerConstants.DEFAULT_MANAGED_BY.equals(trainJob.getSpec().getManagedBy());
-  }
-
-  private static boolean hasExceededDeadline(PostExecutionResult result) {
-    return Conditions.find(result.status().getConditions(), TrainerConstants.CONDITION_FAILED)
-        .filter(c -> Conditions.TRUE.equals(c.getStatus()))
-        .filter(c -> TrainerConstants.REASON_DEADLINE_EXCEEDED.equals(c.getReason()))
-        .isPresent();
   }
 
   private static String reasonOf(RuntimeException e) {
@@ -171,13 +214,24 @@ public final class TrainJobReconciler implements Reconciler<TrainJob> {
     return e instanceof RuntimeSnapshotException ? REASON_SNAPSHOT_INVALID : REASON_APPLY_FAILED;
   }
 
-  /** Ends a reconcile whose build failed after its status was written, so that JOSDK retries with back-off. */
+  /**
+   * A build that failed, thrown out of {@link #reconcile} so that JOSDK reports it ({@link #updateErrorStatus}) and
+   * retries with back-off. Its message is the cleaned one of the status and the Event; the cause is not attached,
+   * since its message may hold what the cleaning removed.
+   */
   static final class BuildFailedException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
 
-    BuildFailedException(String message) {
-      super(message);
+    private final transient BuildOutcome.BuildFailed outcome;
+
+    BuildFailedException(BuildOutcome.BuildFailed outcome) {
+      super(outcome.message());
+      this.outcome = outcome;
+    }
+
+    BuildOutcome.BuildFailed outcome() {
+      return outcome;
     }
   }
 }

@@ -281,6 +281,25 @@ class TrainJobControllerTest {
     });
   }
 
+  @Test
+  void aJobSetThatReappearsAfterItsTrainJobFailedOnItsDeadlineIsDeletedAgain() {
+    String ns = "deadline-again";
+    cluster.createRuntimes(ns);
+    cluster.createTrainJob(ns, "alpha", tj -> tj.getSpec().setActiveDeadlineSeconds(2L));
+    JobSet jobSet = cluster.awaitJobSet(ns, "alpha");
+    cluster.awaitCondition(ns, "alpha", "Failed", "True");
+    await().atMost(TestCluster.TIMEOUT).until(() -> cluster.jobSet(ns, "alpha").isEmpty());
+
+    // as if the delete had failed: the JobSet is back, still controlled by the finished TrainJob
+    jobSet.getMetadata().setResourceVersion(null);
+    jobSet.getMetadata().setUid(null);
+    cluster.client().resource(jobSet).create();
+
+    await().atMost(TestCluster.TIMEOUT).until(() -> cluster.jobSet(ns, "alpha").isEmpty());
+    assertThat(cluster.condition(ns, "alpha", "Failed")).get()
+        .extracting(Condition::getReason).isEqualTo("DeadlineExceeded");
+  }
+
   static Stream<Arguments> unavailableRuntimes() {
     return Stream.of(
         Arguments.of("a missing TrainingRuntime", "TrainingRuntime", TrainerConstants.GROUP,
