@@ -129,7 +129,7 @@ public final class RuntimeSnapshots {
     if (generic == null || generic.getMetadata() == null) {
       throw new RuntimeSnapshotException(where + " is not a runtime");
     }
-    // The one place the operator sets CRD defaults: the API server defaults the runtimes it stores, not a runtime
+    // The one place the controller sets CRD defaults: the API server defaults the runtimes it stores, not a runtime
     // kept as text in a ConfigMap, which may predate a default the CRD has now.
     switch (Objects.requireNonNullElse(generic.getKind(), "")) {
       case RuntimeSource.TRAINING_RUNTIME -> {
