@@ -54,9 +54,8 @@ class TrainJobStatusTest {
     jobSetController.run(namespace, "finishes");
 
     await().atMost(TrainJobs.REACTION).untilAsserted(() -> {
-      // no status at all until the operator has seen the JobSet's: an assertion to retry, not an exception
       TrainJobStatus status = trainJobs.get("finishes").getStatus();
-      assertThat(status).isNotNull();
+      assertThat(status).as("status of TrainJob finishes").isNotNull();
       assertThat(status.getJobsStatus())
           .extracting(JobStatus::getName, JobStatus::getActive, JobStatus::getReady, JobStatus::getSucceeded,
               JobStatus::getFailed)
