@@ -24,20 +24,9 @@ class PodGroupCrdTest {
       Fixtures.resource("META-INF/trainer/crds/scheduling.x-k8s.io_podgroups.yaml"), CustomResourceDefinition.class);
 
   @Test
-  void crdNamesTheModelsGroupVersionKindAndScope() {
-    assertThat(HasMetadata.getFullResourceName(PodGroup.class)).isEqualTo("podgroups.scheduling.x-k8s.io");
+  void theServedCrdIsTheModelsAndItsGroupNamesThePodGroupLabel() {
     assertThat(CRD.getMetadata().getName()).isEqualTo(HasMetadata.getFullResourceName(PodGroup.class));
-    assertThat(CRD.getSpec().getGroup()).isEqualTo(HasMetadata.getGroup(PodGroup.class));
-    assertThat(CRD.getSpec().getNames().getKind()).isEqualTo(HasMetadata.getKind(PodGroup.class));
-    assertThat(CRD.getSpec().getNames().getPlural()).isEqualTo(HasMetadata.getPlural(PodGroup.class));
-    assertThat(CRD.getSpec().getScope()).isEqualTo("Namespaced");
-    assertThat(CRD.getSpec().getVersions()).singleElement().satisfies(version -> {
-      assertThat(version.getName()).isEqualTo(HasMetadata.getVersion(PodGroup.class));
-      assertThat(version.getServed()).isTrue();
-      assertThat(version.getStorage()).isTrue();
-      assertThat(version.getSubresources().getStatus()).isNotNull();
-    });
-    assertThat(CoschedulingPlugin.POD_GROUP_LABEL).startsWith(HasMetadata.getGroup(PodGroup.class) + "/");
+    assertThat(CoschedulingPlugin.POD_GROUP_LABEL).isEqualTo(CRD.getSpec().getGroup() + "/pod-group");
   }
 
   @Test

@@ -27,19 +27,9 @@ class PodGroupCrdTest {
       Fixtures.resource("META-INF/trainer/crds/scheduling.volcano.sh_podgroups.yaml"), CustomResourceDefinition.class);
 
   @Test
-  void crdNamesTheModelsGroupVersionKindAndScope() {
-    assertThat(HasMetadata.getFullResourceName(PodGroup.class)).isEqualTo("podgroups.scheduling.volcano.sh");
+  void theServedCrdIsTheModelsAndItsGroupNamesTheQueueAnnotation() {
     assertThat(CRD.getMetadata().getName()).isEqualTo(HasMetadata.getFullResourceName(PodGroup.class));
-    assertThat(CRD.getSpec().getGroup()).isEqualTo(HasMetadata.getGroup(PodGroup.class));
-    assertThat(CRD.getSpec().getNames().getKind()).isEqualTo(HasMetadata.getKind(PodGroup.class));
-    assertThat(CRD.getSpec().getNames().getPlural()).isEqualTo(HasMetadata.getPlural(PodGroup.class));
-    assertThat(CRD.getSpec().getScope()).isEqualTo("Namespaced");
-    assertThat(CRD.getSpec().getVersions()).singleElement().satisfies(version -> {
-      assertThat(version.getName()).isEqualTo(HasMetadata.getVersion(PodGroup.class));
-      assertThat(version.getServed()).isTrue();
-      assertThat(version.getStorage()).isTrue();
-    });
-    assertThat(VolcanoPlugin.QUEUE_NAME_ANNOTATION).startsWith(HasMetadata.getGroup(PodGroup.class) + "/");
+    assertThat(VolcanoPlugin.QUEUE_NAME_ANNOTATION).isEqualTo(CRD.getSpec().getGroup() + "/queue-name");
   }
 
   @Test
