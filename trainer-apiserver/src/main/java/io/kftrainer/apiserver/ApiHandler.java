@@ -20,9 +20,10 @@ import java.util.List;
 
 /**
  * The HTTP side of {@link EmbeddedApiServer}: request accounting and fault injection, then routing to the class of
- * each concern — {@link Discovery}, {@link Reads} and {@link WatchStreams}, {@link Writes}, {@link PatchRequests},
- * {@link Deletes}, {@link Reviews}, {@link PodLogs} — with {@link AdmissionChain} and {@link Validation} between them
- * and the {@link Store}. One instance serves all requests concurrently; see {@link Store} for consistency.
+ * each concern — {@link Discovery}, {@link GetAndListRequests} and {@link WatchStreams},
+ * {@link CreateAndUpdateRequests}, {@link PatchRequests}, {@link DeleteRequests}, {@link ReviewRequests},
+ * {@link PodLogs} — with {@link AdmissionChain} and {@link Validation} between them and the {@link Store}. One
+ * instance serves all requests concurrently; see {@link Store} for consistency.
  */
 final class ApiHandler implements HttpHandler {
 
@@ -44,11 +45,11 @@ final class ApiHandler implements HttpHandler {
   private final AdmissionChain admission = new AdmissionChain();
   final Validation validation;
   private final MergeTypes mergeTypes;
-  private final Reads reads;
-  private final Writes writes;
+  private final GetAndListRequests reads;
+  private final CreateAndUpdateRequests writes;
   private final PatchRequests patches;
-  private final Deletes deletes;
-  private final Reviews reviews;
+  private final DeleteRequests deletes;
+  private final ReviewRequests reviews;
   private final ServiceAccountTokens tokens;
 
   ApiHandler(RequestLog requestLog, Store store, String serverVersion, PodLogSource podLogSource,
@@ -61,12 +62,12 @@ final class ApiHandler implements HttpHandler {
     this.podLogs = new PodLogs(podLogSource);
     this.validation = new Validation(this::storedCustomResourceDefinitions);
     this.mergeTypes = new MergeTypes(this::storedCustomResourceDefinitions);
-    this.reads = new Reads(store, this::storedCustomResourceDefinitions);
-    this.writes = new Writes(store, validation, admission);
+    this.reads = new GetAndListRequests(store, this::storedCustomResourceDefinitions);
+    this.writes = new CreateAndUpdateRequests(store, validation, admission);
     this.patches = new PatchRequests(store, writes, mergeTypes);
-    this.deletes = new Deletes(store, this);
+    this.deletes = new DeleteRequests(store, this);
     this.tokens = new ServiceAccountTokens(store, java.time.Clock.systemUTC());
-    this.reviews = new Reviews(admission, tokens);
+    this.reviews = new ReviewRequests(admission, tokens);
     store.addListener(event -> {
       if (event.object().kind().equals(CRDS)) {
         discovery.invalidate();
@@ -238,7 +239,7 @@ final class ApiHandler implements HttpHandler {
           }
           return reads.list(target, TableConverter.wantsTable(accept));
         case "POST":
-          return Reviews.isReview(target) ? reviews.review(target, type, content)
+          return ReviewRequests.isReview(target) ? reviews.review(target, type, content)
               : writes.create(target, type, content);
         case "DELETE":
           return deletes.deleteCollection(target, content);
@@ -291,7 +292,7 @@ final class ApiHandler implements HttpHandler {
           }
           Store.Stored pod = store.get(target.kind(), rp.namespace(), rp.name());
           if (pod == null) {
-            return Statuses.notFound(target);
+            return StatusErrors.notFound(target);
           }
           return podLogs.serve(exchange, pod.object(), rp.query());
         case "exec":
@@ -337,12 +338,15 @@ final class ApiHandler implements HttpHandler {
     return writes.createObject(target, object, new ArrayList<>(), AdmissionRequest.Operation.CREATE);
   }
 
-  /** Commits {@code candidate} over {@code current} ({@link Writes#commitUpdate}); for the garbage collector. */
+  /**
+   * Commits {@code candidate} over {@code current} ({@link CreateAndUpdateRequests#commitUpdate}); for the garbage
+   * collector.
+   */
   Response commitUpdate(Target target, Store.Stored current, ObjectNode candidate, boolean dryRun) {
     return writes.commitUpdate(target, current, candidate, dryRun);
   }
 
-  /** Deletes {@code current} ({@link Deletes#deleteObject}); for the garbage collector. */
+  /** Deletes {@code current} ({@link DeleteRequests#deleteObject}); for the garbage collector. */
   Response deleteObject(Target target, Store.Stored current, String policy, boolean dryRun) {
     return deletes.deleteObject(target, current, policy, dryRun);
   }

@@ -65,8 +65,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   and what a manager stops applying is removed unless another manager owns it. Writes other than apply own
  *   nothing.</li>
  *   <li><b>JSON merge patch</b> (RFC 7386), <b>JSON patch</b>, and <b>strategic merge patch</b> with each built-in
- *   type's patch merge keys and strategies ({@link StrategicMergePatch}; 415 for custom resources, as kube-apiserver). No-op writes
- *   keep the resourceVersion and send no watch event.</li>
+ *   type's patch merge keys and strategies ({@link io.kftrainer.framework.merge.StrategicMerge}; 415 for custom
+ *   resources, as kube-apiserver). No-op writes keep the resourceVersion and send no watch event.</li>
  *   <li><b>Admission hooks</b> ({@link #addAdmissionHook}) on create and update: mutating ones before schema
  *       validation, validating ones after it (as kube-apiserver).</li>
  *   <li><b>For kubectl</b>: discovery, {@code /version}, a minimal OpenAPI v3 ({@link OpenApi}), {@code meta.k8s.io/v1
