@@ -17,12 +17,14 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
- * The HTTP side of {@link EmbeddedApiServer}: request accounting and fault injection, then routing to the class of
- * each concern — {@link Discovery}, {@link Reads} and {@link WatchStreams}, {@link Writes}, {@link PatchRequests},
- * {@link Deletes}, {@link Reviews}, {@link PodLogs} — with {@link AdmissionChain} and {@link Validation} between them
- * and the {@link Store}. One instance serves all requests concurrently; see {@link Store} for consistency.
+ * The HTTP side of {@link EmbeddedApiServer}: request accounting and the {@link RequestFilter}, then routing to the
+ * class of each concern — {@link Discovery}, {@link GetAndListRequests} and {@link WatchStreams},
+ * {@link CreateAndUpdateRequests}, {@link PatchRequests}, {@link DeleteRequests}, {@link ReviewRequests},
+ * {@link PodLogs} — with {@link AdmissionChain} and {@link Validation} between them and the {@link Store}. One
+ * instance serves all requests concurrently; see {@link Store} for consistency.
  */
 final class ApiHandler implements HttpHandler {
 
@@ -37,36 +39,36 @@ final class ApiHandler implements HttpHandler {
   private final RequestLog requestLog;
   private final Store store;
   private final Discovery discovery;
-  private final FaultInjector faults;
+  private final RequestFilter filter;
   private final RequestTally tally = new RequestTally();
   private final WatchStreams watches;
   private final PodLogs podLogs;
   private final AdmissionChain admission = new AdmissionChain();
   final Validation validation;
   private final MergeTypes mergeTypes;
-  private final Reads reads;
-  private final Writes writes;
+  private final GetAndListRequests reads;
+  private final CreateAndUpdateRequests writes;
   private final PatchRequests patches;
-  private final Deletes deletes;
-  private final Reviews reviews;
+  private final DeleteRequests deletes;
+  private final ReviewRequests reviews;
   private final ServiceAccountTokens tokens;
 
   ApiHandler(RequestLog requestLog, Store store, String serverVersion, PodLogSource podLogSource,
-      long bookmarkIntervalMillis, FaultInjector faults) {
+      long bookmarkIntervalMillis, RequestFilter filter) {
     this.requestLog = requestLog;
-    this.faults = faults;
+    this.filter = filter;
     this.store = store;
     this.discovery = new Discovery(this::storedCustomResourceDefinitions, serverVersion);
     this.watches = new WatchStreams(store, this, bookmarkIntervalMillis);
     this.podLogs = new PodLogs(podLogSource);
     this.validation = new Validation(this::storedCustomResourceDefinitions);
     this.mergeTypes = new MergeTypes(this::storedCustomResourceDefinitions);
-    this.reads = new Reads(store, this::storedCustomResourceDefinitions);
-    this.writes = new Writes(store, validation, admission);
+    this.reads = new GetAndListRequests(store, this::storedCustomResourceDefinitions);
+    this.writes = new CreateAndUpdateRequests(store, validation, admission);
     this.patches = new PatchRequests(store, writes, mergeTypes);
-    this.deletes = new Deletes(store, this);
+    this.deletes = new DeleteRequests(store, this);
     this.tokens = new ServiceAccountTokens(store, java.time.Clock.systemUTC());
-    this.reviews = new Reviews(admission, tokens);
+    this.reviews = new ReviewRequests(admission, tokens);
     store.addListener(event -> {
       if (event.object().kind().equals(CRDS)) {
         discovery.invalidate();
@@ -95,8 +97,8 @@ final class ApiHandler implements HttpHandler {
     return discovery;
   }
 
-  FaultInjector faults() {
-    return faults;
+  RequestFilter filter() {
+    return filter;
   }
 
   // ---------------------------------------------------------------------------------------------------------------
@@ -121,21 +123,20 @@ final class ApiHandler implements HttpHandler {
       String pathAndQuery = rawPath + (rawQuery == null ? "" : "?" + rawQuery);
       ResourcePath requested = ResourcePath.parse(pathAndQuery);
       tally.add(exchange.getRequestHeaders().getFirst("User-Agent"), method, requested);
-      FaultInjector.Kind fault = faults.draw(method, requested);
-      Response refusal = faults.refusal(fault, requested);
-      if (refusal != null) {
-        if (refusal.code() == 429) {
-          exchange.getResponseHeaders().set("Retry-After", Integer.toString(faults.retryAfterSeconds()));
-        }
-        send(exchange, refusal);
+      RequestFilter.Plan plan = requested == null ? RequestFilter.Plan.SERVE : filter.plan(new RequestFilter.Request(
+          method, requested.group(), requested.version(), requested.namespace(), requested.plural(),
+          requested.name(), requested.subresource(), requested.isWatch()));
+      if (plan.refusal() != null) {
+        send(exchange, failure(exchange, plan.refusal()));
         return;
       }
       Response response;
       try {
-        faults.delayBefore(fault);
+        TimeUnit.NANOSECONDS.sleep(plan.delayBefore().toNanos());
         response = route(exchange, method, pathAndQuery, contentType, body);
-        if (response != null) {
-          response = faults.afterServing(fault, response);
+        if (response != null && plan.replacement() != null) {
+          TimeUnit.NANOSECONDS.sleep(plan.delayAfter().toNanos());
+          response = failure(exchange, plan.replacement());
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -155,25 +156,33 @@ final class ApiHandler implements HttpHandler {
   }
 
   /**
-   * {@code GET /debug/stats}: the faults injected and the resource requests by client, verb and resource since start
-   * or the last {@code DELETE /debug/stats} (which resets the requests, not the faults); {@code POST
-   * /debug/stats?faults=on|off} arms or disarms the fault injector. Not a Kubernetes path: for load and chaos
-   * harnesses that run the server in another process.
+   * {@code GET /debug/stats}: what the {@link RequestFilter} did (the faults injected) and the resource requests by
+   * client, verb and resource since start or the last {@code DELETE /debug/stats} (which resets the requests, not
+   * the faults); {@code POST /debug/stats?faults=on|off} turns the filter on or off. Not a Kubernetes path: for load
+   * and chaos harnesses that run the server in another process.
    */
   private Response stats(String method, String rawQuery) {
     if (method.equals("DELETE")) {
       tally.clear();
     } else if (method.equals("POST") && ("faults=on".equals(rawQuery) || "faults=off".equals(rawQuery))) {
-      faults.armed(rawQuery.endsWith("on"));
+      filter.enable(rawQuery.endsWith("on"));
     } else if (!method.equals("GET")) {
       return Response.status(400, "BadRequest", "GET, DELETE, or POST ?faults=on|off");
     }
-    ObjectNode stats = JsonNodeFactory.instance.objectNode().put("faultsArmed", faults.isArmed());
+    ObjectNode stats = JsonNodeFactory.instance.objectNode().put("faultsArmed", filter.enabled());
     ObjectNode injected = stats.putObject("faults");
-    faults.injected().forEach((kind, count) -> injected.put(kind.label(), count));
+    filter.counts().forEach(injected::put);
     ObjectNode requests = stats.putObject("requests");
     tally.snapshot().forEach(requests::put);
     return Response.json(200, stats.toString());
+  }
+
+  /** A filter's failure as kube-apiserver answers it, with its {@code Retry-After}. */
+  private static Response failure(HttpExchange exchange, RequestFilter.Failure failure) {
+    if (failure.retryAfterSeconds() > 0) {
+      exchange.getResponseHeaders().set("Retry-After", Integer.toString(failure.retryAfterSeconds()));
+    }
+    return Response.status(failure.code(), failure.reason(), failure.message());
   }
 
   private static void send(HttpExchange exchange, Response response) throws IOException {
@@ -238,7 +247,7 @@ final class ApiHandler implements HttpHandler {
           }
           return reads.list(target, TableConverter.wantsTable(accept));
         case "POST":
-          return Reviews.isReview(target) ? reviews.review(target, type, content)
+          return ReviewRequests.isReview(target) ? reviews.review(target, type, content)
               : writes.create(target, type, content);
         case "DELETE":
           return deletes.deleteCollection(target, content);
@@ -291,7 +300,7 @@ final class ApiHandler implements HttpHandler {
           }
           Store.Stored pod = store.get(target.kind(), rp.namespace(), rp.name());
           if (pod == null) {
-            return Statuses.notFound(target);
+            return StatusErrors.notFound(target);
           }
           return podLogs.serve(exchange, pod.object(), rp.query());
         case "exec":
@@ -337,12 +346,15 @@ final class ApiHandler implements HttpHandler {
     return writes.createObject(target, object, new ArrayList<>(), AdmissionRequest.Operation.CREATE);
   }
 
-  /** Commits {@code candidate} over {@code current} ({@link Writes#commitUpdate}); for the garbage collector. */
+  /**
+   * Commits {@code candidate} over {@code current} ({@link CreateAndUpdateRequests#commitUpdate}); for the garbage
+   * collector.
+   */
   Response commitUpdate(Target target, Store.Stored current, ObjectNode candidate, boolean dryRun) {
     return writes.commitUpdate(target, current, candidate, dryRun);
   }
 
-  /** Deletes {@code current} ({@link Deletes#deleteObject}); for the garbage collector. */
+  /** Deletes {@code current} ({@link DeleteRequests#deleteObject}); for the garbage collector. */
   Response deleteObject(Target target, Store.Stored current, String policy, boolean dryRun) {
     return deletes.deleteObject(target, current, policy, dryRun);
   }

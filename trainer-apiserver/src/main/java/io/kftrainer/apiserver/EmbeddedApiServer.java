@@ -65,8 +65,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   and what a manager stops applying is removed unless another manager owns it. Writes other than apply own
  *   nothing.</li>
  *   <li><b>JSON merge patch</b> (RFC 7386), <b>JSON patch</b>, and <b>strategic merge patch</b> with each built-in
- *   type's patch merge keys and strategies ({@link StrategicMergePatch}; 415 for custom resources, as kube-apiserver). No-op writes
- *   keep the resourceVersion and send no watch event.</li>
+ *   type's patch merge keys and strategies ({@link io.kftrainer.framework.merge.StrategicMerge}; 415 for custom
+ *   resources, as kube-apiserver). No-op writes keep the resourceVersion and send no watch event.</li>
  *   <li><b>Admission hooks</b> ({@link #addAdmissionHook}) on create and update: mutating ones before schema
  *       validation, validating ones after it (as kube-apiserver).</li>
  *   <li><b>For kubectl</b>: discovery, {@code /version}, a minimal OpenAPI v3 ({@link OpenApi}), {@code meta.k8s.io/v1
@@ -74,8 +74,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   {@code kubectl create namespace|configmap|secret|serviceaccount} ({@link KubernetesProtobuf}).</li>
  *   <li><b>Request accounting</b>: {@link #requests()}, {@link #writes()}, {@link #resetRequests()}, and counts by
  *   client, verb and resource on {@code GET /debug/stats}.</li>
- *   <li><b>Fault injection</b> for chaos tests ({@link Builder#faults}, {@link FaultInjector}): 500, 429, 409,
- *   504 after the fact, delays, dropped watches.</li>
+ *   <li><b>A request filter</b> ({@link Builder#requestFilter}, {@link RequestFilter}), where kube-apiserver has the
+ *   filters of its handler chain: the test fixtures' fault injector for chaos tests (500, 429, 409, 504 after the
+ *   fact, delays, dropped watches).</li>
  * </ul>
  *
  * <p>Concurrency: requests are served concurrently on a thread pool; writes are compare-and-set on the object
@@ -111,7 +112,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
   private final boolean https;
   private final String defaultNamespace;
   private final RequestLog requestLog;
-  private final FaultInjector faults;
+  private final RequestFilter filter;
   private final Store store;
   private final ApiHandler handler;
   private final GarbageCollector garbageCollector;
@@ -128,9 +129,9 @@ public final class EmbeddedApiServer implements AutoCloseable {
     this.defaultNamespace = builder.defaultNamespace;
     this.requestLog = new RequestLog(builder.requestLogCapacity);
     this.store = new Store(builder.watchHistory);
-    this.faults = builder.faults;
+    this.filter = builder.filter;
     this.handler = new ApiHandler(requestLog, store, builder.serverVersion, builder.podLogSource,
-        builder.bookmarkIntervalMillis, faults);
+        builder.bookmarkIntervalMillis, filter);
     this.garbageCollector = new GarbageCollector(handler);
     store.addListener(garbageCollector);
     this.serviceAccounts = new DefaultServiceAccounts(handler);
@@ -341,12 +342,12 @@ public final class EmbeddedApiServer implements AutoCloseable {
   }
 
   /**
-   * The faults this server injects ({@link Builder#faults}; {@link FaultInjector#NONE} by default), to read their
-   * counts or to arm and disarm them. The counts and the requests by client, verb and resource are also served as
-   * JSON on {@code GET /debug/stats}.
+   * The filter in front of this server's resource requests ({@link Builder#requestFilter}; {@link RequestFilter#NONE}
+   * by default). What it did and the requests by client, verb and resource are served as JSON on
+   * {@code GET /debug/stats}.
    */
-  public FaultInjector faults() {
-    return faults;
+  public RequestFilter requestFilter() {
+    return filter;
   }
 
   /** Adds a hook called on create and update requests; see {@link AdmissionHook}. */
@@ -396,14 +397,14 @@ public final class EmbeddedApiServer implements AutoCloseable {
     private int watchHistory = 100_000;
     private long bookmarkIntervalMillis = 10_000;
     private PodLogSource podLogSource;
-    private FaultInjector faults = FaultInjector.NONE;
+    private RequestFilter filter = RequestFilter.NONE;
 
     private Builder() {
     }
 
-    /** Faults to inject into a share of the requests ({@link FaultInjector}); default none. */
-    public Builder faults(FaultInjector injector) {
-      this.faults = Objects.requireNonNull(injector);
+    /** The filter in front of the resource requests ({@link RequestFilter}); default {@link RequestFilter#NONE}. */
+    public Builder requestFilter(RequestFilter requestFilter) {
+      this.filter = Objects.requireNonNull(requestFilter);
       return this;
     }
 

@@ -2,6 +2,7 @@ package io.kftrainer.apiserver;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
+import io.kftrainer.framework.merge.PatchMeta;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -13,11 +14,11 @@ import java.util.function.Function;
  * {@code openAPIV3Schema}, or a Kubernetes definition of {@link MergeTypes} whose {@code $ref}s name other
  * definitions. What server-side apply needs ({@code x-kubernetes-list-type}, {@code x-kubernetes-list-map-keys} and
  * their defaults, {@code x-kubernetes-map-type}) and what strategic merge patch needs
- * ({@code x-kubernetes-patch-merge-key}, {@code x-kubernetes-patch-strategy}).
+ * ({@code x-kubernetes-patch-merge-key}, {@code x-kubernetes-patch-strategy}: a {@link PatchMeta}).
  *
  * <p>A place without a schema is "deduced", as in structured-merge-diff: objects merge by field, lists are atomic.
  */
-final class MergeType {
+final class MergeType implements PatchMeta {
 
   enum ListType {
     ATOMIC, SET, MAP
@@ -50,7 +51,8 @@ final class MergeType {
   }
 
   /** The type of the field {@code name} of an object, or of its values when it is a map. */
-  MergeType field(String name) {
+  @Override
+  public MergeType field(String name) {
     if (rootMetadata != null && name.equals("metadata")) {
       return rootMetadata;
     }
@@ -71,7 +73,8 @@ final class MergeType {
     return "atomic".equals(schema.path("x-kubernetes-map-type").asText());
   }
 
-  MergeType items() {
+  @Override
+  public MergeType items() {
     JsonNode items = schema.get("items");
     return items == null ? DEDUCED : new MergeType(items, definitions, null);
   }
@@ -102,13 +105,15 @@ final class MergeType {
   }
 
   /** {@code x-kubernetes-patch-merge-key}, or null. */
-  String patchMergeKey() {
+  @Override
+  public String patchMergeKey() {
     JsonNode key = schema.get("x-kubernetes-patch-merge-key");
     return key == null ? null : key.asText();
   }
 
   /** {@code x-kubernetes-patch-strategy}: {@code merge}, {@code replace}, {@code retainKeys}, comma-separated. */
-  Set<String> patchStrategies() {
+  @Override
+  public Set<String> patchStrategies() {
     String value = schema.path("x-kubernetes-patch-strategy").asText("");
     return value.isEmpty() ? Set.of() : Set.of(value.split(","));
   }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.zjsonpatch.JsonPatch;
 import io.fabric8.zjsonpatch.JsonPatchException;
+import io.kftrainer.framework.merge.StrategicMerge;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -13,14 +14,14 @@ import java.util.Locale;
 
 import static io.kftrainer.apiserver.KubeJson.metadata;
 import static io.kftrainer.apiserver.KubeJson.parseYamlOrJson;
-import static io.kftrainer.apiserver.Statuses.conflict;
-import static io.kftrainer.apiserver.Statuses.details;
-import static io.kftrainer.apiserver.Statuses.notFound;
-import static io.kftrainer.apiserver.Writes.MAX_ATTEMPTS;
+import static io.kftrainer.apiserver.StatusErrors.conflict;
+import static io.kftrainer.apiserver.StatusErrors.details;
+import static io.kftrainer.apiserver.StatusErrors.notFound;
+import static io.kftrainer.apiserver.CreateAndUpdateRequests.MAX_ATTEMPTS;
 
 /**
- * PATCH, every type: JSON patch, JSON merge patch, strategic merge patch ({@link StrategicMergePatch}) and
- * server-side apply ({@link ServerSideApply}, which also creates), committed through {@link Writes}.
+ * PATCH, every type: JSON patch, JSON merge patch, strategic merge patch ({@link StrategicMerge}) and
+ * server-side apply ({@link ServerSideApply}, which also creates), committed through {@link CreateAndUpdateRequests}.
  */
 final class PatchRequests {
 
@@ -37,10 +38,10 @@ final class PatchRequests {
   }
 
   private final Store store;
-  private final Writes writes;
+  private final CreateAndUpdateRequests writes;
   private final MergeTypes mergeTypes;
 
-  PatchRequests(Store store, Writes writes, MergeTypes mergeTypes) {
+  PatchRequests(Store store, CreateAndUpdateRequests writes, MergeTypes mergeTypes) {
     this.store = store;
     this.writes = writes;
     this.mergeTypes = mergeTypes;
@@ -108,14 +109,14 @@ final class PatchRequests {
   private Response applyCreate(Target target, ObjectNode object, String fieldManager,
       List<String> warnings) {
     ResourcePath rp = target.rp();
-    Writes.checkTypeMeta(target, object);
+    CreateAndUpdateRequests.checkTypeMeta(target, object);
     ObjectNode metadata = metadata(object);
-    Response misnamed = Writes.nameMismatch(rp, metadata);
+    Response misnamed = CreateAndUpdateRequests.nameMismatch(rp, metadata);
     if (misnamed != null) {
       return misnamed;
     }
     metadata.put("name", rp.name());
-    Response misplaced = Writes.placeInNamespace(target, metadata);
+    Response misplaced = CreateAndUpdateRequests.placeInNamespace(target, metadata);
     if (misplaced != null) {
       return misplaced;
     }
@@ -177,10 +178,10 @@ final class PatchRequests {
           patched = outcome.object();
           break;
         case MERGE:
-          patched = Patches.mergePatch(current, patch);
+          patched = JsonMergePatch.mergePatch(current, patch);
           break;
         case STRATEGIC:
-          patched = StrategicMergePatch.apply(current, patch, mergeType(target));
+          patched = StrategicMerge.apply(current, patch, mergeType(target));
           break;
         default:
           patched = JsonPatch.apply(patch, current.deepCopy());
@@ -191,7 +192,7 @@ final class PatchRequests {
     if (!patched.isObject()) {
       return Response.status(UNPROCESSABLE, "Invalid", "the patched object is not a JSON object");
     }
-    Response misnamed = Writes.nameMismatch(rp, patched.path(METADATA));
+    Response misnamed = CreateAndUpdateRequests.nameMismatch(rp, patched.path(METADATA));
     if (misnamed != null) {
       return misnamed;
     }

@@ -101,7 +101,7 @@ final class ServiceAccountTokens {
     String name = target.rp().name();
     Store.Stored account = store.get(SERVICE_ACCOUNTS, namespace, name);
     if (account == null) {
-      return Statuses.notFound(target);
+      return StatusErrors.notFound(target);
     }
     ObjectNode spec = request.has("spec") && request.get("spec").isObject() ? (ObjectNode) request.get("spec")
         : request.putObject("spec");

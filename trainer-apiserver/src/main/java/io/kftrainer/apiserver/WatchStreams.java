@@ -94,14 +94,14 @@ final class WatchStreams {
       // bookmark at any time; fabric8's HTTP watch counts as watching (informer healthy, operator ready) only once
       // it has read a first line, which otherwise came a whole interval later on a quiet kind.
       long nextBookmark = System.nanoTime();
-      FaultInjector.WatchStream faults = api.faults().watchStream();
+      RequestFilter.WatchLimit limit = api.filter().watchLimit();
       while (true) {
         long now = System.nanoTime();
-        long end = faults.deadline(deadline);
+        long end = limit.end(deadline);
         if (now >= end) {
           break;
         }
-        long wait = Math.min(Math.min(end, bookmarks ? nextBookmark : end) - now, api.faults().watchCheckNanos());
+        long wait = Math.min(Math.min(end, bookmarks ? nextBookmark : end) - now, limit.checkNanos());
         Store.Event event = watch.poll(Math.max(1, wait), TimeUnit.NANOSECONDS);
         if (event != null) {
           ObjectNode line = toLine(event, selection, rp, table);

@@ -6,14 +6,39 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.kftrainer.apiserver.testing.FaultInjector;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ServiceLoader;
 import org.junit.jupiter.api.Test;
 
+/** The test fixtures' fault injector, through the server's {@link RequestFilter} extension point. */
 class FaultInjectorTest {
+
+  @Test
+  void theCommandLineFindsItAsTheFaultsProviderAndSwitchesItThroughDebugStats() throws Exception {
+    RequestFilter.Provider provider = ServiceLoader.load(RequestFilter.Provider.class).stream()
+        .map(ServiceLoader.Provider::get).filter(p -> p.name().equals("faults")).findFirst().orElseThrow();
+    RequestFilter filter = provider.create("rate=1,kinds=500");
+    filter.enable(false);
+    try (EmbeddedApiServer server = EmbeddedApiServer.builder().requestFilter(filter).start()) {
+      HttpClient http = HttpClient.newHttpClient();
+      URI configMaps = URI.create(server.url() + "/api/v1/namespaces/f/configmaps");
+      assertThat(http.send(HttpRequest.newBuilder(configMaps).build(), HttpResponse.BodyHandlers.ofString())
+          .statusCode()).as("off").isEqualTo(200);
+
+      http.send(HttpRequest.newBuilder(URI.create(server.url() + "/debug/stats?faults=on"))
+          .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+
+      assertThat(http.send(HttpRequest.newBuilder(configMaps).build(), HttpResponse.BodyHandlers.ofString())
+          .statusCode()).as("on").isEqualTo(500);
+      assertThat(http.send(HttpRequest.newBuilder(URI.create(server.url() + "/debug/stats")).build(),
+          HttpResponse.BodyHandlers.ofString()).body()).contains("\"faultsArmed\":true,\"faults\":{\"500\":1,");
+    }
+  }
 
   @Test
   void parsesTheSpecificationAndNamesABadKey() {
@@ -31,7 +56,7 @@ class FaultInjectorTest {
   @Test
   void everyRequestFailsAtRateOneAndIsCounted() {
     FaultInjector faults = FaultInjector.parse("rate=1,kinds=500");
-    try (EmbeddedApiServer server = EmbeddedApiServer.builder().faults(faults).start()) {
+    try (EmbeddedApiServer server = EmbeddedApiServer.builder().requestFilter(faults).start()) {
       KubernetesClient client = server.client();
       assertThatThrownBy(() -> client.configMaps().inNamespace("f").withName("c").get())
           .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(500));
@@ -48,14 +73,14 @@ class FaultInjectorTest {
   @Test
   void tooManyRequestsCarriesRetryAfterAndConflictsOnlyHitUpdates() throws Exception {
     FaultInjector faults = FaultInjector.parse("rate=1,kinds=429,retry-after=7");
-    try (EmbeddedApiServer server = EmbeddedApiServer.builder().faults(faults).start()) {
+    try (EmbeddedApiServer server = EmbeddedApiServer.builder().requestFilter(faults).start()) {
       HttpResponse<String> answer = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
           URI.create(server.url() + "/api/v1/namespaces/f/configmaps")).build(), HttpResponse.BodyHandlers.ofString());
       assertThat(answer.statusCode()).isEqualTo(429);
       assertThat(answer.headers().firstValue("Retry-After")).hasValue("7");
     }
     FaultInjector conflicts = FaultInjector.parse("rate=1,kinds=conflict");
-    try (EmbeddedApiServer server = EmbeddedApiServer.builder().faults(conflicts).start()) {
+    try (EmbeddedApiServer server = EmbeddedApiServer.builder().requestFilter(conflicts).start()) {
       var configMaps = server.client().configMaps().inNamespace("f");
       configMaps.resource(new ConfigMapBuilder().withNewMetadata().withName("c").endMetadata().build()).create();
       assertThatThrownBy(() -> configMaps.withName("c").edit(c -> {
@@ -69,7 +94,7 @@ class FaultInjectorTest {
   @Test
   void aTimeoutAnswers504AfterTheWriteTookEffect() {
     FaultInjector faults = FaultInjector.parse("rate=1,kinds=timeout,delay=10ms");
-    try (EmbeddedApiServer server = EmbeddedApiServer.builder().faults(faults).start()) {
+    try (EmbeddedApiServer server = EmbeddedApiServer.builder().requestFilter(faults).start()) {
       var configMaps = server.client().configMaps().inNamespace("f");
       assertThatThrownBy(() -> configMaps.resource(new ConfigMapBuilder().withNewMetadata().withName("c")
           .endMetadata().build()).create())
@@ -82,7 +107,7 @@ class FaultInjectorTest {
   @Test
   void watchesAreDroppedAndTheClientResumes() throws Exception {
     FaultInjector faults = FaultInjector.parse("rate=1,kinds=watch-drop,watch-life=100ms");
-    try (EmbeddedApiServer server = EmbeddedApiServer.builder().faults(faults).start()) {
+    try (EmbeddedApiServer server = EmbeddedApiServer.builder().requestFilter(faults).start()) {
       HttpResponse<String> watch = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
           URI.create(server.url() + "/api/v1/namespaces/f/configmaps?watch=true")).timeout(Duration.ofSeconds(10))
           .build(), HttpResponse.BodyHandlers.ofString());

@@ -1,8 +1,11 @@
 package io.kftrainer.apiserver;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.protobuf.CodedOutputStream;
 import org.junit.jupiter.api.Test;
 
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.util.HexFormat;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -43,11 +46,108 @@ class KubernetesProtobufTest {
   }
 
   @Test
+  void decodesEveryFieldItKnowsAndSkipsTheOthersOfEveryWireType() throws Exception {
+    byte[] ownerReference = message(out -> {
+      out.writeString(1, "TrainJob");
+      out.writeString(3, "mnist");
+      out.writeString(4, "u-1");
+      out.writeString(5, "trainer.kubeflow.org/v1alpha1");
+      out.writeBool(6, true);
+      out.writeBool(7, false);
+    });
+    byte[] metadata = message(out -> {
+      out.writeString(1, "builder");
+      out.writeString(3, "team-a");
+      out.writeInt64(7, 3); // generation: the server's
+      out.writeByteArray(11, entry("app", "train"));
+      out.writeByteArray(13, ownerReference);
+      out.writeString(14, "example.com/keep");
+      out.writeFixed32(30, 7); // fields this server does not know, of each wire type
+      out.writeFixed64(31, 7);
+      out.writeByteArray(32, new byte[] {1, 2});
+    });
+    byte[] serviceAccount = message(out -> {
+      out.writeByteArray(1, metadata);
+      out.writeByteArray(3, message(ref -> ref.writeString(1, "registry-a")));
+      out.writeByteArray(3, message(ref -> ref.writeString(1, "registry-b")));
+      out.writeBool(4, false);
+    });
+
+    assertThat(KubernetesProtobuf.decode(envelope("v1", "ServiceAccount", serviceAccount)).toString())
+        .isEqualTo("{\"apiVersion\":\"v1\",\"kind\":\"ServiceAccount\",\"metadata\":{\"name\":\"builder\","
+            + "\"namespace\":\"team-a\",\"labels\":{\"app\":\"train\"},\"ownerReferences\":[{\"kind\":\"TrainJob\","
+            + "\"name\":\"mnist\",\"uid\":\"u-1\",\"apiVersion\":\"trainer.kubeflow.org/v1alpha1\",\"controller\":true,"
+            + "\"blockOwnerDeletion\":false}],\"finalizers\":[\"example.com/keep\"]},\"imagePullSecrets\":[{\"name\":"
+            + "\"registry-a\"},{\"name\":\"registry-b\"}],\"automountServiceAccountToken\":false}");
+  }
+
+  @Test
+  void decodesDeleteOptionsOfMetaV1WithAZeroGracePeriodAndADryRun() throws Exception {
+    byte[] options = message(out -> {
+      out.writeInt64(1, 0);
+      out.writeBool(3, false);
+      out.writeString(5, "All");
+    });
+
+    assertThat(KubernetesProtobuf.decode(envelope("meta.k8s.io/v1", "DeleteOptions", options)).toString())
+        .isEqualTo("{\"apiVersion\":\"meta.k8s.io/v1\",\"kind\":\"DeleteOptions\",\"gracePeriodSeconds\":0,"
+            + "\"orphanDependents\":false,\"dryRun\":[\"All\"]}");
+  }
+
+  @Test
+  void anEmbeddedMessageLongerThanItsParentIsTruncated() throws Exception {
+    byte[] secret = message(out -> {
+      out.writeTag(1, 2); // metadata, length-delimited
+      out.writeUInt32NoTag(100); // but only two bytes follow
+      out.writeString(1, "");
+    });
+
+    assertThatThrownBy(() -> KubernetesProtobuf.decode(envelope("v1", "Secret", secret)))
+        .isInstanceOf(IOException.class).hasMessageContaining("truncated");
+  }
+
+  @Test
   void refusesOtherKindsAndGarbage() {
     String job = "6b3873000a0f0a0862617463682f763112034a6f62";
     assertThatThrownBy(() -> decode(job)).isInstanceOf(KubernetesProtobuf.UnsupportedException.class)
         .hasMessageContaining("batch/v1 Job");
     assertThatThrownBy(() -> decode("7b7d")).isInstanceOf(KubernetesProtobuf.UnsupportedException.class);
     assertThatThrownBy(() -> decode("6b387300" + "0aff")).hasMessageContaining("truncated");
+  }
+
+  @FunctionalInterface
+  private interface Fields {
+    void write(CodedOutputStream out) throws IOException;
+  }
+
+  /** A message as gogo-protobuf writes it, written with protobuf-java. */
+  private static byte[] message(Fields fields) throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    CodedOutputStream out = CodedOutputStream.newInstance(bytes);
+    fields.write(out);
+    out.flush();
+    return bytes.toByteArray();
+  }
+
+  private static byte[] entry(String key, String value) throws IOException {
+    return message(out -> {
+      out.writeString(1, key);
+      out.writeString(2, value);
+    });
+  }
+
+  /** The runtime.Unknown envelope after the magic {@code k8s\0}. */
+  private static byte[] envelope(String apiVersion, String kind, byte[] raw) throws IOException {
+    byte[] unknown = message(out -> {
+      out.writeByteArray(1, message(typeMeta -> {
+        typeMeta.writeString(1, apiVersion);
+        typeMeta.writeString(2, kind);
+      }));
+      out.writeByteArray(2, raw);
+    });
+    byte[] body = new byte[unknown.length + 4];
+    System.arraycopy(new byte[] {'k', '8', 's', 0}, 0, body, 0, 4);
+    System.arraycopy(unknown, 0, body, 4, unknown.length);
+    return body;
   }
 }

@@ -52,12 +52,13 @@ class StrategicMergeTest {
     assertThat(env("edited", 0)).as("the edit patched FOO by name").containsExactly("FOO=5", "BAR=2");
     kubectl.ok("patch", "pod", "edited", "-p",
         "{\"spec\":{\"containers\":[{\"name\":\"a\",\"env\":[{\"name\":\"EXTRA\",\"value\":\"x\"}]}]}}");
-    assertThat(env("edited", 0)).containsExactly("FOO=5", "BAR=2", "EXTRA=x");
+    assertThat(env("edited", 0)).as("a new variable goes first, as kube-apiserver orders it")
+        .containsExactly("EXTRA=x", "FOO=5", "BAR=2");
 
     assertThat(kubectl.runWithInput(pod.replace("value: '2'", "value: '3'"), "apply", "-f", "-").output())
         .contains("pod/edited configured");
     assertThat(env("edited", 0)).as("the configuration's values back, the variable it never named kept")
-        .containsExactly("FOO=1", "BAR=3", "EXTRA=x");
+        .containsExactly("EXTRA=x", "FOO=1", "BAR=3");
     assertThat(API.client().pods().inNamespace("default").withName("edited").get().getSpec().getContainers())
         .extracting(c -> c.getName() + "=" + c.getImage()).containsExactly("a=a:1", "b=b:1");
   }

@@ -5,7 +5,7 @@ import io.kftrainer.local.SchemaWarmUp;
 import ch.qos.logback.classic.Level;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kftrainer.apiserver.EmbeddedApiServer;
-import io.kftrainer.apiserver.FaultInjector;
+import io.kftrainer.apiserver.RequestFilter;
 import io.kftrainer.operator.app.OperatorConfig;
 import io.kftrainer.operator.command.Logging;
 import io.kftrainer.operator.command.Streams;
@@ -75,7 +75,7 @@ public final class ApiServerCommand implements Callable<Integer> {
 
   @Option(names = "--inject-faults", paramLabel = "SPEC", converter = FaultsOption.class,
       description = FaultsOption.DESCRIPTION)
-  private FaultInjector faults;
+  private RequestFilter faults;
 
   @Option(names = "--faults-off", description = "Start with the faults of --inject-faults off, e.g. until the "
       + "operators are up; POST /debug/stats?faults=on (or off) switches them.")
@@ -97,7 +97,8 @@ public final class ApiServerCommand implements Callable<Integer> {
         // a load run makes millions of requests: /debug/stats counts them without keeping them
         .requestLogCapacity(10_000);
     if (faults != null) {
-      builder.faults(faults.armed(false));
+      faults.enable(false);
+      builder.requestFilter(faults);
     }
     EmbeddedApiServer server = builder.start();
     KubernetesClient client = server.newClient();
@@ -110,7 +111,7 @@ public final class ApiServerCommand implements Callable<Integer> {
       server.close();
     }, "trainer-apiserver-shutdown"));
     if (faults != null) {
-      faults.armed(!faultsOff);
+      faults.enable(!faultsOff);
     }
     server.writeKubeconfig(kubeconfigOut);
     PrintWriter out = streams.out();

@@ -2,7 +2,7 @@ package io.kftrainer.cli;
 
 import io.kftrainer.local.LocalMode;
 import ch.qos.logback.classic.Level;
-import io.kftrainer.apiserver.FaultInjector;
+import io.kftrainer.apiserver.RequestFilter;
 import io.kftrainer.operator.app.OperatorConfig;
 import io.kftrainer.operator.app.TrainerOperator;
 import io.kftrainer.operator.command.BehaviourOptions;
@@ -82,7 +82,7 @@ public final class LocalCommand implements Callable<Integer> {
 
   @Option(names = "--inject-faults", paramLabel = "SPEC", converter = FaultsOption.class,
       description = FaultsOption.DESCRIPTION)
-  private FaultInjector faults;
+  private RequestFilter faults;
 
   @Option(names = {"-v", "--verbose"}, description = "Log at INFO level (default: warnings and errors only).")
   private boolean verbose;
@@ -112,7 +112,7 @@ public final class LocalCommand implements Callable<Integer> {
       builder.port(port);
     }
     if (faults != null) {
-      builder.faults(faults);
+      builder.requestFilter(faults);
     }
     if (!noExecute) {
       builder.execute(runDir != null ? runDir : defaultRunDir(),

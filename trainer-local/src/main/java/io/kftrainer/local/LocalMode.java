@@ -9,7 +9,7 @@ import io.kftrainer.api.jobset.v1alpha2.JobSet;
 import io.kftrainer.api.v1alpha1.OptimizationJob;
 import io.kftrainer.api.v1alpha1.TrainJob;
 import io.kftrainer.apiserver.EmbeddedApiServer;
-import io.kftrainer.apiserver.FaultInjector;
+import io.kftrainer.apiserver.RequestFilter;
 import io.kftrainer.apiserver.PodLogSource;
 import io.kftrainer.framework.runner.ChildObjects;
 import io.kftrainer.executor.LocalExecutor;
@@ -119,8 +119,9 @@ public final class LocalMode implements AutoCloseable {
     LOG.info("Installed the CRDs {}, the webhook configurations {} and the ClusterTrainingRuntimes {} ({} ms)",
         cluster.crds(), webhookConfigurations, runtimes, millisSince(started));
 
-    // with injected faults the server's errors are no longer deterministic: the operator retries as on a cluster
-    KubernetesClient operatorClient = KubernetesClients.create(options.faults == null ? server.config()
+    // with a request filter (injected faults) the server's errors are no longer deterministic: the operator retries
+    // as on a cluster
+    KubernetesClient operatorClient = KubernetesClients.create(options.requestFilter == null ? server.config()
         : withDefaultRetries(server.config()), config);
     resources.add(operatorClient);
     TrainerOperator.Builder builder = TrainerOperator.builder(config, operatorClient)
@@ -182,9 +183,9 @@ public final class LocalMode implements AutoCloseable {
       LOG.info("The local executor runs pods under {}, at most {} at once", options.runDir, options.maxPods);
     }
 
-    if (options.faults != null) {
-      options.faults.armed(true);
-      LOG.info("Injecting faults: {}", options.faults);
+    if (options.requestFilter != null) {
+      options.requestFilter.enable(true);
+      LOG.info("Filtering the API server's requests: {}", options.requestFilter);
     }
     kubeconfig = server.writeKubeconfig(options.kubeconfig).toAbsolutePath();
   }
@@ -203,8 +204,9 @@ public final class LocalMode implements AutoCloseable {
   private static EmbeddedApiServer startServer(Builder options, PodLogSource podLogs) {
     int port = options.port.orElse(DEFAULT_PORT);
     EmbeddedApiServer.Builder server = EmbeddedApiServer.builder().host(LOCALHOST).podLogs(podLogs);
-    if (options.faults != null) {
-      server.faults(options.faults.armed(false));
+    if (options.requestFilter != null) {
+      options.requestFilter.enable(false);
+      server.requestFilter(options.requestFilter);
     }
     try {
       return server.port(port).start();
@@ -354,14 +356,17 @@ public final class LocalMode implements AutoCloseable {
     private boolean execute;
     private Path runDir;
     private int maxPods = Runtime.getRuntime().availableProcessors();
-    private FaultInjector faults;
+    private RequestFilter requestFilter;
 
     private Builder() {
     }
 
-    /** Faults the API server injects once local mode has started ({@code --inject-faults}); default none. */
-    public Builder faults(FaultInjector injector) {
-      this.faults = Objects.requireNonNull(injector, "injector");
+    /**
+     * A filter in front of the API server's requests, on once local mode has started: the test fixtures' fault
+     * injector ({@code --inject-faults}); default none.
+     */
+    public Builder requestFilter(RequestFilter filter) {
+      this.requestFilter = Objects.requireNonNull(filter, "filter");
       return this;
     }
 

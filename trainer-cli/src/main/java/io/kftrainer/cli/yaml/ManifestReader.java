@@ -3,22 +3,21 @@ package io.kftrainer.cli.yaml;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.yaml.snakeyaml.error.YAMLException;
 
 /**
  * Reads multi-document YAML (and so JSON) manifests into {@link Manifest}s, with anchors, aliases and merge keys
- * ({@link YamlTrees}). Empty documents are skipped, as {@code kubectl} does; whether a document is a Kubernetes object is {@link Manifest#check()}'s business, so that
- * every bad document of a file can be reported.
+ * ({@link YamlTrees}, within its limits against alias bombs). Empty documents are skipped, as {@code kubectl} does;
+ * whether a document is a Kubernetes object is {@link Manifest#check()}'s business, so that every bad document of
+ * a file can be reported.
  */
 public final class ManifestReader {
 
-  private static final YAMLFactory YAML = YAMLFactory.builder().build();
   private static final Pattern SNAKEYAML_MARK = Pattern.compile("\\s*in '[^']*', line (\\d+), column (\\d+):?");
 
   private ManifestReader() {
@@ -32,14 +31,16 @@ public final class ManifestReader {
    */
   public static List<Manifest> read(String text, String source) {
     List<Manifest> manifests = new ArrayList<>();
-    try (YAMLParser parser = YAML.createParser(text)) {
-      for (JsonNode tree : YamlTrees.read(parser)) {
+    try {
+      for (JsonNode tree : YamlTrees.read(text)) {
         if (!isEmpty(tree)) {
           manifests.add(new Manifest(source, manifests.size() + 1, tree));
         }
       }
+    } catch (YAMLException e) {
+      throw new ManifestException(source, describe(e.getMessage(), null), e);
     } catch (JsonProcessingException e) {
-      throw new ManifestException(source, describe(e), e);
+      throw new ManifestException(source, describe(e.getOriginalMessage(), e.getLocation()), e);
     } catch (IOException e) {
       throw new ManifestException(source, String.valueOf(e.getMessage()), e);
     }
@@ -55,8 +56,8 @@ public final class ManifestReader {
    * The parser's complaint on one line, with where it was found: SnakeYAML's message without its source excerpts,
    * at the last position it names (Jackson's own location can lag behind it).
    */
-  private static String describe(JsonProcessingException e) {
-    String original = e.getOriginalMessage() == null ? "unknown error" : e.getOriginalMessage();
+  private static String describe(String message, JsonLocation location) {
+    String original = message == null ? "unknown error" : message;
     List<String> complaints = new ArrayList<>();
     String position = null;
     for (String line : original.split("\n")) {
@@ -67,7 +68,6 @@ public final class ManifestReader {
         complaints.add(line.strip());
       }
     }
-    JsonLocation location = e.getLocation();
     if (position == null && location != null && location.getLineNr() > 0) {
       position = "line " + location.getLineNr() + ", column " + location.getColumnNr();
     }

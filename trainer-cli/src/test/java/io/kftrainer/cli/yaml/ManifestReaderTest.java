@@ -3,6 +3,9 @@ package io.kftrainer.cli.yaml;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.kftrainer.api.v1alpha1.TrainJob;
 import java.util.List;
 import java.util.stream.Stream;
@@ -87,7 +90,86 @@ class ManifestReaderTest {
   void anUndefinedAliasIsAnError() {
     assertThatThrownBy(() -> ManifestReader.read("a: *nowhere\n", "in.yaml"))
         .isInstanceOf(ManifestException.class)
-        .hasMessageContaining("found undefined alias *nowhere");
+        .hasMessage("in.yaml: invalid YAML at line 1, column 4: found undefined alias nowhere");
+  }
+
+  @Test
+  void aQuotedMergeKeyIsAnOrdinaryKey() {
+    JsonNode tree = ManifestReader.read("base: &b {x: 1}\nplain: {<<: *b}\nquoted: {\"<<\": *b}\n", "in.yaml").get(0)
+        .tree();
+
+    assertThat(tree.get("plain").toString()).isEqualTo("{\"x\":1}");
+    assertThat(tree.get("quoted").toString()).isEqualTo("{\"<<\":{\"x\":1}}");
+  }
+
+  @Test
+  void withoutAnchorsADocumentReadsAsJacksonsYamlFactoryReadsIt() throws Exception {
+    String text = """
+        plain:
+          int: 12
+          octal: 0755
+          hex: 0x1F
+          float: 1.5e3
+          yes: yes
+          on: off
+          y: n
+          date: 2001-12-14
+          sexagesimal: 1:30
+          tilde: ~
+          empty:
+          big: 123456789012345678901234567890
+        quoted: {int: "12", tagged: !!str 12, typed: !!int "12", custom: !thing text, single: 'yes', none: }
+        block: |
+          two
+          lines
+        list: [1, "1", true, null]
+        """;
+
+    assertThat(ManifestReader.read(text, "in.yaml").get(0).tree())
+        .isEqualTo(new ObjectMapper(YAMLFactory.builder().build()).readTree(text));
+  }
+
+  @Test
+  void anAliasBombIsRefusedByTheNumberOfAliases() {
+    StringBuilder bomb = new StringBuilder("a: &a [x, x, x, x, x, x, x, x, x, x]\n");
+    for (char level = 'b'; level <= 'h'; level++) {
+      char previous = (char) (level - 1);
+      bomb.append(level).append(": &").append(level).append(" [")
+          .append(String.join(", ", java.util.Collections.nCopies(10, "*" + previous))).append("]\n");
+    }
+
+    assertThatThrownBy(() -> ManifestReader.read(bomb.toString(), "bomb.yaml"))
+        .isInstanceOf(ManifestException.class)
+        .hasMessageStartingWith("bomb.yaml: invalid YAML")
+        .hasMessageContaining("Number of aliases for non-scalar nodes exceeds the specified max=50");
+  }
+
+  @Test
+  void anAliasBombWithinTheNumberOfAliasesIsRefusedByItsExpansion() {
+    StringBuilder bomb = new StringBuilder("a: &a [x, x, x, x, x]\n");
+    for (char level = 'b'; level <= 'j'; level++) { // 9 levels of 5 aliases: 45 aliases, 5^10 nodes
+      char previous = (char) (level - 1);
+      bomb.append(level).append(": &").append(level).append(" [")
+          .append(String.join(", ", java.util.Collections.nCopies(5, "*" + previous))).append("]\n");
+    }
+
+    assertThatThrownBy(() -> ManifestReader.read(bomb.toString(), "bomb.yaml"))
+        .isInstanceOf(ManifestException.class)
+        .hasMessage("bomb.yaml: invalid YAML: aliases expand the document by more than 1000000 nodes");
+  }
+
+  @Test
+  void aRecursiveAliasAndTooDeepANestingAreRefused() {
+    assertThatThrownBy(() -> ManifestReader.read("a: &a [1, *a]\n", "in.yaml"))
+        .isInstanceOf(ManifestException.class)
+        .hasMessage("in.yaml: invalid YAML: found a recursive alias *a: it contains itself");
+    for (int depth : List.of(1001, 3000)) {
+      assertThatThrownBy(() -> ManifestReader.read("[".repeat(depth) + "]".repeat(depth), "in.yaml"))
+          .isInstanceOf(ManifestException.class)
+          .hasMessageStartingWith("in.yaml: invalid YAML")
+          .hasMessageContainingAll("1000")
+          .message().containsIgnoringCase("nesting depth");
+    }
   }
 
   @Test

@@ -1,5 +1,6 @@
 package io.kftrainer.e2e.chaos;
 
+import io.kftrainer.e2e.support.OperatorJar;
 import io.kftrainer.e2e.support.TrainerProcess;
 import static org.awaitility.Awaitility.await;
 
@@ -81,7 +82,10 @@ final class StandaloneCluster implements AutoCloseable {
       throw new UncheckedIOException(e);
     }
     args.addAll(List.of("--kubeconfig-out", kubeconfig.toString()));
-    TrainerProcess process = TrainerProcess.start(name + "-apiserver", List.of("-Xmx1g"), args, Map.of());
+    // the fault injector is a test fixture: the API server runs with trainer-apiserver's test-jar on its class path
+    TrainerProcess process = TrainerProcess.start(name + "-apiserver", faults == null
+        ? OperatorJar.commandLine(List.of("-Xmx1g"), args)
+        : OperatorJar.commandLineWithApiServerTestFixtures(List.of("-Xmx1g"), args), Map.of());
     StandaloneCluster cluster = new StandaloneCluster(name, process, kubeconfig, webhookPorts, healthPorts);
     try {
       cluster.awaitApi();

@@ -6,9 +6,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Where the artifacts under test are: the command-line distribution jar, the examples and the example plugin jar of this
- * checkout, and the directory tests write to. Surefire passes them as system properties (see the pom); the
- * fallbacks are the same paths relative to the module directory, for runs from an IDE.
+ * Where the artifacts under test are: the command-line distribution jar, trainer-apiserver's test fixtures, the
+ * examples and the example plugin jar of this checkout, and the directory tests write to. Surefire passes them as
+ * system properties (see the pom); the fallbacks are the same paths relative to the module directory, for runs from
+ * an IDE.
  */
 public final class Locations {
 
@@ -19,6 +20,17 @@ public final class Locations {
   public static Path operatorJar() {
     return existing("e2e.operatorJar", "../trainer-cli/target/trainer.jar",
         "build it with ./mvnw -B -q -pl trainer-local -am package -DskipTests");
+  }
+
+  /**
+   * trainer-apiserver's test-jar (its test fixtures, the fault injector among them); fails the test if it has not
+   * been built.
+   */
+  public static Path apiServerTestFixturesJar() {
+    String version = System.getProperty("e2e.trainerVersion", "0.1.0-SNAPSHOT");
+    return existing("e2e.apiServerTestFixturesJar",
+        "../trainer-apiserver/target/trainer-apiserver-" + version + "-tests.jar",
+        "build it with ./mvnw -B -q -pl trainer-apiserver -am install -DskipTests");
   }
 
   /** The {@code examples/} directory. */

@@ -33,10 +33,15 @@ public final class TrainerProcess implements AutoCloseable {
 
   /** Starts {@code trainer.jar args} with {@code env} added (e.g. {@code HOSTNAME}, the leader-election identity). */
   public static TrainerProcess start(String name, List<String> jvmOptions, List<String> args, Map<String, String> env) {
+    return start(name, OperatorJar.commandLine(jvmOptions, args), env);
+  }
+
+  /** Starts {@code command} (an {@link OperatorJar} command line) with {@code env} added. */
+  public static TrainerProcess start(String name, List<String> command, Map<String, String> env) {
     Path log = Locations.workDir().resolve(name + ".log");
     try {
       Files.createDirectories(log.getParent());
-      ProcessBuilder builder = new ProcessBuilder(OperatorJar.commandLine(jvmOptions, args))
+      ProcessBuilder builder = new ProcessBuilder(command)
           .redirectErrorStream(true)
           .redirectOutput(log.toFile())
           .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));

@@ -36,7 +36,7 @@ import java.util.Optional;
  * <ol>
  *   <li>JobSet labels and annotations: the runtime template's, then each runtime patch's;</li>
  *   <li>the JobSet spec: a copy of the runtime template with each runtime patch strategically merged in
- *       ({@link StrategicMerge}: replicated jobs by name, containers by name, env by name...);</li>
+ *       ({@link RuntimePatchMerge}: replicated jobs by name, containers by name, env by name...);</li>
  *   <li>{@code trainer.resourcesPerNode} merged per resource into container {@code node} of the trainer job
  *       (and of job {@code node} when MPI runs the launcher as a node);</li>
  *   <li>one pod set per replicated job: its ancestor label, its count ({@code mlPolicy.numNodes} for the trainer,
@@ -88,7 +88,13 @@ final class RuntimeInfoFactory {
       return runtimeSpec == null ? new JobSetSpec() : Copies.jobSetSpec(runtimeSpec);
     }
     ObjectNode tree = runtimeSpec == null ? MAPPER.createObjectNode() : MAPPER.valueToTree(runtimeSpec);
-    specPatches.forEach(patch -> StrategicMerge.merge(tree, MAPPER.valueToTree(patch)));
+    try {
+      for (JobSetSpecPatch patch : specPatches) {
+        tree = RuntimePatchMerge.merge(tree, MAPPER.valueToTree(patch));
+      }
+    } catch (IllegalArgumentException e) { // an item of a merged list without its merge key, as upstream's error
+      throw new IllegalArgumentException("runtime patches do not fit the JobSet spec: " + e.getMessage(), e);
+    }
     return toJobSetSpec(tree);
   }
 

@@ -7,7 +7,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class PatchesTest {
+class JsonMergePatchTest {
 
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
@@ -34,6 +34,6 @@ class PatchesTest {
       "[1,2]                     | {'a':'b','c':null}     | {'a':'b'}",
       "{}                        | {'a':{'bb':{'ccc':null}}} | {'a':{'bb':{}}}"})
   void rfc7386(String target, String patch, String expected) throws Exception {
-    assertThat(Patches.mergePatch(json(target), json(patch))).isEqualTo(json(expected));
+    assertThat(JsonMergePatch.mergePatch(json(target), json(patch))).isEqualTo(json(expected));
   }
 }

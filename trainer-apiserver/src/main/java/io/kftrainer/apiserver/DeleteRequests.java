@@ -11,23 +11,23 @@ import java.util.List;
 import static io.kftrainer.apiserver.KubeJson.metadata;
 import static io.kftrainer.apiserver.KubeJson.now;
 import static io.kftrainer.apiserver.KubeJson.parseObject;
-import static io.kftrainer.apiserver.Statuses.conflict;
-import static io.kftrainer.apiserver.Statuses.details;
-import static io.kftrainer.apiserver.Statuses.notFound;
-import static io.kftrainer.apiserver.Writes.MAX_ATTEMPTS;
+import static io.kftrainer.apiserver.StatusErrors.conflict;
+import static io.kftrainer.apiserver.StatusErrors.details;
+import static io.kftrainer.apiserver.StatusErrors.notFound;
+import static io.kftrainer.apiserver.CreateAndUpdateRequests.MAX_ATTEMPTS;
 
 /**
  * DELETE of one object (preconditions, propagation policies, finalizers and deletionTimestamp) and of collections;
  * dependents are the {@link GarbageCollector}'s.
  */
-final class Deletes {
+final class DeleteRequests {
 
   private static final String METADATA = "metadata";
 
   private final Store store;
   private final ApiHandler api;
 
-  Deletes(Store store, ApiHandler api) {
+  DeleteRequests(Store store, ApiHandler api) {
     this.store = store;
     this.api = api;
   }

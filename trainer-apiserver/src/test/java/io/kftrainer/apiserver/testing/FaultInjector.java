@@ -1,5 +1,7 @@
-package io.kftrainer.apiserver;
+package io.kftrainer.apiserver.testing;
 
+import io.kftrainer.apiserver.EmbeddedApiServer;
+import io.kftrainer.apiserver.RequestFilter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -9,12 +11,13 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Faults the embedded server injects into a share of its resource requests, to see clients converge despite them
- * (discovery, {@code /version} and OpenAPI are never faulted: clients read them once at start-up). Each request is
+ * Faults the embedded server injects into a share of its resource requests, to see clients converge despite them: a
+ * {@link RequestFilter} (discovery, {@code /version} and OpenAPI are never faulted: clients read them once at
+ * start-up), installed with {@link EmbeddedApiServer.Builder#requestFilter}, or by {@code trainer apiserver
+ * --inject-faults SPEC} when this test-jar is on the class path ({@link CommandLineProvider}). Each request is
  * faulted with probability {@code rate}; the kind is drawn among those that apply to it:
  *
  * <ul>
@@ -36,7 +39,24 @@ import java.util.concurrent.atomic.AtomicLong;
  * ({@link #parse}): every key is optional; the default is every kind at a rate of 0.1, {@code delay} 1 s,
  * {@code watch-life} 5 s, {@code retry-after} 1 (seconds). It counts what it injected ({@link #injected()}).
  */
-public final class FaultInjector {
+public final class FaultInjector implements RequestFilter {
+
+  /**
+   * {@code --inject-faults SPEC}: {@link #parse} (listed in this test-jar's
+   * {@code META-INF/services/io.kftrainer.apiserver.RequestFilter$Provider}).
+   */
+  public static final class CommandLineProvider implements RequestFilter.Provider {
+
+    @Override
+    public String name() {
+      return "faults";
+    }
+
+    @Override
+    public RequestFilter create(String specification) {
+      return parse(specification);
+    }
+  }
 
   /** The kinds of fault, by their name in the specification. */
   public enum Kind {
@@ -63,11 +83,6 @@ public final class FaultInjector {
           + "delay, watch-drop)");
     }
   }
-
-  /** No faults. */
-  public static final FaultInjector NONE = new FaultInjector(0, EnumSet.noneOf(Kind.class), Duration.ZERO,
-      Duration.ZERO, 1, null);
-
 
   private final double rate;
   private final Set<Kind> kinds;
@@ -152,6 +167,24 @@ public final class FaultInjector {
     return armed;
   }
 
+  @Override
+  public void enable(boolean on) {
+    armed(on);
+  }
+
+  @Override
+  public boolean enabled() {
+    return armed;
+  }
+
+  /** {@link #injected()} by the kinds' labels. */
+  @Override
+  public Map<String, Long> counts() {
+    Map<String, Long> counts = new java.util.LinkedHashMap<>();
+    injected().forEach((kind, count) -> counts.put(kind.label(), count));
+    return counts;
+  }
+
   /** How many faults of each kind were injected so far. */
   public Map<Kind, Long> injected() {
     Map<Kind, Long> counts = new EnumMap<>(Kind.class);
@@ -173,11 +206,33 @@ public final class FaultInjector {
   }
 
   // ---------------------------------------------------------------------------------------------------------------
-  // the request path (ApiHandler, Watches)
+  // the request path
+
+  @Override
+  public Plan plan(Request request) {
+    Kind kind = draw(request);
+    if (kind == null) {
+      return Plan.SERVE;
+    }
+    return switch (kind) {
+      case ERROR_500 -> Plan.refuse(new Failure(500, "InternalError",
+          "Internal error occurred: injected fault (the embedded API server's fault injector)", 0));
+      case TOO_MANY_REQUESTS -> Plan.refuse(new Failure(429, "TooManyRequests",
+          "the server has received too many requests and has asked us to try again later (injected fault)",
+          retryAfterSeconds));
+      case CONFLICT -> Plan.refuse(new Failure(409, "Conflict", "Operation cannot be fulfilled on "
+          + request.resource() + " \"" + request.name() + "\": the object has been modified; please apply your changes "
+          + "to the latest version and try again (injected fault)", 0));
+      case TIMEOUT -> Plan.replaceAfter(delay, new Failure(504, "Timeout",
+          "Timeout: request did not complete within the allotted timeout (injected fault)", 0));
+      case DELAY -> Plan.delay(delay);
+      case WATCH_DROP -> Plan.SERVE;
+    };
+  }
 
   /** The fault for this request, or null; counted as injected. */
-  Kind draw(String method, ResourcePath rp) {
-    if (!armed || rp == null || kinds.isEmpty() || rate <= 0) {
+  private Kind draw(Request request) {
+    if (!armed || kinds.isEmpty() || rate <= 0) {
       return null;
     }
     double roll;
@@ -186,15 +241,13 @@ public final class FaultInjector {
       roll = random.nextDouble();
       pick = random.nextInt(Integer.MAX_VALUE);
     }
-    if (roll >= rate) {
+    if (roll >= rate || request.watch()) {
       return null;
     }
-    if (rp.isWatch()) {
-      return null;
-    }
+    boolean write = request.method().equals("PUT") || request.method().equals("PATCH");
     List<Kind> applicable = new ArrayList<>(kinds.size());
     for (Kind kind : kinds) {
-      if (kind != Kind.WATCH_DROP && (kind != Kind.CONFLICT || method.equals("PUT") || method.equals("PATCH"))) {
+      if (kind != Kind.WATCH_DROP && (kind != Kind.CONFLICT || write)) {
         applicable.add(kind);
       }
     }
@@ -206,82 +259,40 @@ public final class FaultInjector {
     return kind;
   }
 
-  /** The answer given instead of serving the request, for the faults that do not serve it; else null. */
-  Response refusal(Kind kind, ResourcePath rp) {
-    if (kind == null) {
-      return null;
-    }
-    return switch (kind) {
-      case ERROR_500 -> Response.status(500, "InternalError",
-          "Internal error occurred: injected fault (the embedded API server's fault injector)");
-      case TOO_MANY_REQUESTS -> Response.status(429, "TooManyRequests",
-          "the server has received too many requests and has asked us to try again later (injected fault)");
-      case CONFLICT -> Response.status(409, "Conflict", "Operation cannot be fulfilled on " + rp.plural() + " \""
-          + rp.name() + "\": the object has been modified; please apply your changes to the latest version and try "
-          + "again (injected fault)");
-      default -> null;
-    };
-  }
-
-  /** Sleeps before serving for {@code delay}. */
-  void delayBefore(Kind kind) throws InterruptedException {
-    if (kind == Kind.DELAY) {
-      TimeUnit.NANOSECONDS.sleep(delay.toNanos());
-    }
-  }
-
-  /** For {@code timeout}: waits {@code delay}, then returns the 504 given instead of {@code served}. */
-  Response afterServing(Kind kind, Response served) throws InterruptedException {
-    if (kind != Kind.TIMEOUT) {
-      return served;
-    }
-    TimeUnit.NANOSECONDS.sleep(delay.toNanos());
-    return Response.status(504, "Timeout", "Timeout: request did not complete within the allotted timeout "
-        + "(injected fault)");
-  }
-
-  /** The {@code watch-drop} state of one watch stream. */
-  WatchStream watchStream() {
-    return new WatchStream();
-  }
-
   /**
-   * One watch stream: while armed, it rolls once per {@code watch-life}; with probability {@code rate} it ends at a
-   * random time within that period. (Not kept in the exchange's attributes: the JDK's server shares those between
-   * all exchanges of a context.)
+   * One watch stream's {@code watch-drop}: while armed, it rolls once per {@code watch-life}; with probability
+   * {@code rate} it ends at a random time within that period.
    */
-  final class WatchStream {
-    private long nextRoll = System.nanoTime();
-    private long dropAt = Long.MAX_VALUE;
+  @Override
+  public WatchLimit watchLimit() {
+    return new WatchLimit() {
+      private long nextRoll = System.nanoTime();
+      private long dropAt = Long.MAX_VALUE;
 
-    /** When the stream ends: {@code deadline}, or earlier when it is dropped. */
-    long deadline(long deadline) {
-      long now = System.nanoTime();
-      if (armed && dropAt == Long.MAX_VALUE && kinds.contains(Kind.WATCH_DROP) && now >= nextRoll) {
-        nextRoll = now + watchLife.toNanos();
-        double roll;
-        double at;
-        synchronized (random) {
-          roll = random.nextDouble();
-          at = random.nextDouble();
+      @Override
+      public long end(long deadline) {
+        long now = System.nanoTime();
+        if (armed && dropAt == Long.MAX_VALUE && kinds.contains(Kind.WATCH_DROP) && now >= nextRoll) {
+          nextRoll = now + watchLife.toNanos();
+          double roll;
+          double at;
+          synchronized (random) {
+            roll = random.nextDouble();
+            at = random.nextDouble();
+          }
+          if (roll < rate) {
+            dropAt = now + (long) (at * watchLife.toNanos());
+            injected.get(Kind.WATCH_DROP).incrementAndGet();
+          }
         }
-        if (roll < rate) {
-          dropAt = now + (long) (at * watchLife.toNanos());
-          injected.get(Kind.WATCH_DROP).incrementAndGet();
-        }
+        return Math.min(deadline, dropAt);
       }
-      return Math.min(deadline, dropAt);
-    }
-  }
 
-  /** How long a watch stream may wait for events before {@link WatchStream#deadline} is asked again. */
-  long watchCheckNanos() {
-    return kinds.contains(Kind.WATCH_DROP) ? Math.max(1, watchLife.toNanos()) : Long.MAX_VALUE;
-  }
-
-  /** The {@code Retry-After} header of a {@code 429}, in seconds. */
-  int retryAfterSeconds() {
-    return retryAfterSeconds;
+      @Override
+      public long checkNanos() {
+        return kinds.contains(Kind.WATCH_DROP) ? Math.max(1, watchLife.toNanos()) : Long.MAX_VALUE;
+      }
+    };
   }
 
   /** {@code 250ms}, {@code 2s}, {@code 1m}. */

@@ -6,10 +6,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.util.Map;
 
-/** JSON merge patch (RFC 7386); strategic merge patch is {@link StrategicMergePatch}. */
-final class Patches {
+/** JSON merge patch (RFC 7386); strategic merge patch is {@link io.kftrainer.framework.merge.StrategicMerge}. */
+final class JsonMergePatch {
 
-  private Patches() {
+  private JsonMergePatch() {
   }
 
   /**

@@ -1,6 +1,7 @@
 package io.kftrainer.framework.runner;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -12,10 +13,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * List order after a strategic merge, as k8s.io/apimachinery's {@code strategicpatch} leaves it. The first case is
- * upstream's integration test "Should succeed to create TrainJob with RuntimePatches".
+ * Runtime patches merged into a runtime's JobSet spec: list order as k8s.io/apimachinery's {@code strategicpatch}
+ * leaves it, replicated jobs in the runtime's order. The first case is upstream's integration test "Should succeed
+ * to create TrainJob with RuntimePatches".
  */
-class StrategicMergeTest {
+class RuntimePatchMergeTest {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -24,10 +26,10 @@ class StrategicMergeTest {
     ObjectNode target = tree("{'env': [{'name': 'INIT_ENV', 'value': 'original'},"
         + " {'name': 'DATASET_PATH', 'value': 'runtime'}]}");
 
-    StrategicMerge.merge(target, tree("{'env': [{'name': 'INIT_ENV', 'value': 'override'},"
+    ObjectNode merged = RuntimePatchMerge.merge(target, tree("{'env': [{'name': 'INIT_ENV', 'value': 'override'},"
         + " {'name': 'NEW_VALUE', 'value': 'x'}]}"));
 
-    assertThat(target.toString()).isEqualTo(tree("{'env': [{'name': 'INIT_ENV', 'value': 'override'},"
+    assertThat(merged.toString()).isEqualTo(tree("{'env': [{'name': 'INIT_ENV', 'value': 'override'},"
         + " {'name': 'NEW_VALUE', 'value': 'x'}, {'name': 'DATASET_PATH', 'value': 'runtime'}]}").toString());
   }
 
@@ -46,9 +48,9 @@ class StrategicMergeTest {
         new String[] {"containers", "name"})) {
       ObjectNode tree = list(list[0], list[1], target);
 
-      StrategicMerge.merge(tree, list(list[0], list[1], patch));
+      ObjectNode result = RuntimePatchMerge.merge(tree, list(list[0], list[1], patch));
 
-      assertThat(keys(tree.get(list[0]), list[1])).as(list[0]).isEqualTo(split(merged));
+      assertThat(keys(result.get(list[0]), list[1])).as(list[0]).isEqualTo(split(merged));
     }
   }
 
@@ -56,18 +58,41 @@ class StrategicMergeTest {
   void replicatedJobsKeepTheRuntimesOrderAsUpstreamPatchesThemInPlace() {
     ObjectNode target = list("replicatedJobs", "name", "initializer node");
 
-    StrategicMerge.merge(target, list("replicatedJobs", "name", "node initializer"));
+    ObjectNode merged = RuntimePatchMerge.merge(target, list("replicatedJobs", "name", "node initializer"));
 
-    assertThat(keys(target.get("replicatedJobs"), "name")).containsExactly("initializer", "node");
+    assertThat(keys(merged.get("replicatedJobs"), "name")).containsExactly("initializer", "node");
+  }
+
+  @Test
+  void newReplicatedJobsFollowTheRuntimesInThePatchsOrder() {
+    ObjectNode target = list("replicatedJobs", "name", "initializer node");
+
+    ObjectNode merged = RuntimePatchMerge.merge(target, list("replicatedJobs", "name", "extra-b node extra-a"));
+
+    assertThat(keys(merged.get("replicatedJobs"), "name"))
+        .containsExactly("initializer", "node", "extra-b", "extra-a");
+  }
+
+  @Test
+  void anItemOfAMergedListWithoutItsMergeKeyIsRefusedAsUpstreamRefusesIt() {
+    ObjectNode target = tree("{'containers': [{'name': 'node', 'env': [{'name': 'X', 'value': '1'}]}]}");
+
+    assertThatThrownBy(() -> RuntimePatchMerge.merge(target,
+        tree("{'containers': [{'name': 'node', 'env': [{'value': '2'}]}]}")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("does not contain declared merge key: name");
+    assertThat(target.toString()).as("the target is left alone")
+        .isEqualTo(tree("{'containers': [{'name': 'node', 'env': [{'name': 'X', 'value': '1'}]}]}").toString());
   }
 
   @Test
   void aPatchedItemIsMergedFieldByField() {
     ObjectNode target = tree("{'containers': [{'name': 'node', 'image': 'a', 'env': [{'name': 'X', 'value': '1'}]}]}");
 
-    StrategicMerge.merge(target, tree("{'containers': [{'name': 'node', 'env': [{'name': 'Y', 'value': '2'}]}]}"));
+    ObjectNode merged = RuntimePatchMerge.merge(target,
+        tree("{'containers': [{'name': 'node', 'env': [{'name': 'Y', 'value': '2'}]}]}"));
 
-    assertThat(target.toString()).isEqualTo(tree("{'containers': [{'name': 'node', 'image': 'a',"
+    assertThat(merged.toString()).isEqualTo(tree("{'containers': [{'name': 'node', 'image': 'a',"
         + " 'env': [{'name': 'Y', 'value': '2'}, {'name': 'X', 'value': '1'}]}]}").toString());
   }
 

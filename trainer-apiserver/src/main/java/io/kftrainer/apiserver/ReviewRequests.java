@@ -14,14 +14,14 @@ import static io.kftrainer.apiserver.KubeJson.parseObject;
  * Access and token reviews, answered and never stored. Access reviews allow everything (unless an admission hook
  * says otherwise); token reviews verify the token ({@link ServiceAccountTokens#review}).
  */
-final class Reviews {
+final class ReviewRequests {
 
   private static final String STATUS = "status";
 
   private final AdmissionChain admission;
   private final ServiceAccountTokens tokens;
 
-  Reviews(AdmissionChain admission, ServiceAccountTokens tokens) {
+  ReviewRequests(AdmissionChain admission, ServiceAccountTokens tokens) {
     this.admission = admission;
     this.tokens = tokens;
   }
@@ -37,7 +37,7 @@ final class Reviews {
    */
   Response review(Target target, String contentType, byte[] body) {
     ObjectNode review = parseObject(body, contentType);
-    Writes.checkTypeMeta(target, review);
+    CreateAndUpdateRequests.checkTypeMeta(target, review);
     metadata(review);
     ObjectNode status = JsonNodeFactory.instance.objectNode();
     switch (target.rp().plural()) {

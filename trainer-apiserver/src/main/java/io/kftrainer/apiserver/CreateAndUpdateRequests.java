@@ -14,16 +14,16 @@ import static io.kftrainer.apiserver.KubeJson.metadata;
 import static io.kftrainer.apiserver.KubeJson.now;
 import static io.kftrainer.apiserver.KubeJson.parseObject;
 import static io.kftrainer.apiserver.KubeJson.setOrRemove;
-import static io.kftrainer.apiserver.Statuses.alreadyExists;
-import static io.kftrainer.apiserver.Statuses.conflict;
-import static io.kftrainer.apiserver.Statuses.invalid;
-import static io.kftrainer.apiserver.Statuses.notFound;
+import static io.kftrainer.apiserver.StatusErrors.alreadyExists;
+import static io.kftrainer.apiserver.StatusErrors.conflict;
+import static io.kftrainer.apiserver.StatusErrors.invalid;
+import static io.kftrainer.apiserver.StatusErrors.notFound;
 
 /**
  * Creates (POST) and updates (PUT, and the commit of every patch): server-owned metadata, status subresources,
  * admission, schema validation, generation, no-op detection, then a compare-and-set on the {@link Store}.
  */
-final class Writes {
+final class CreateAndUpdateRequests {
 
   private static final String METADATA = "metadata";
   private static final String STATUS = "status";
@@ -34,7 +34,7 @@ final class Writes {
   private final Validation validation;
   private final AdmissionChain admission;
 
-  Writes(Store store, Validation validation, AdmissionChain admission) {
+  CreateAndUpdateRequests(Store store, Validation validation, AdmissionChain admission) {
     this.store = store;
     this.validation = validation;
     this.admission = admission;

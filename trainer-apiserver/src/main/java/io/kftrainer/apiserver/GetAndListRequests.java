@@ -12,17 +12,17 @@ import java.util.Collection;
 import java.util.List;
 import java.util.function.Supplier;
 
-import static io.kftrainer.apiserver.Statuses.notFound;
+import static io.kftrainer.apiserver.StatusErrors.notFound;
 
 /** GET of one object and of lists ({@code limit}/{@code continue}, selectors, Tables); watches are {@link WatchStreams}. */
-final class Reads {
+final class GetAndListRequests {
 
   private static final String METADATA = "metadata";
 
   private final Store store;
   private final Supplier<List<JsonNode>> crds;
 
-  Reads(Store store, Supplier<List<JsonNode>> crds) {
+  GetAndListRequests(Store store, Supplier<List<JsonNode>> crds) {
     this.store = store;
     this.crds = crds;
   }

@@ -7,11 +7,11 @@ import java.util.List;
 import java.util.Map;
 
 /** kube-apiserver's failure answers, as {@code Status} bodies with its reasons and messages. */
-final class Statuses {
+final class StatusErrors {
 
   private static final int UNPROCESSABLE = 422;
 
-  private Statuses() {
+  private StatusErrors() {
   }
 
   static StatusDetails details(Target target, String name) {
