@@ -170,7 +170,7 @@ public final class LocalCommand implements Callable<Integer> {
   private void printBanner(LocalMode local, long millis) {
     PrintWriter out = streams.out();
     out.println("Kubeflow Trainer is running locally (started in " + millis + " ms):");
-    out.println("  API server   " + local.url() + " (plain HTTP, no authentication)");
+    out.println("  API server   " + local.url() + " (the kubeconfig's token is cluster-admin: keep it private)");
     out.println("  runtimes     " + String.join(", ", local.runtimes()));
     out.println("  kubeconfig   " + local.kubeconfig());
     local.executor().ifPresentOrElse(
