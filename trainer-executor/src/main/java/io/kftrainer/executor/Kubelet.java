@@ -117,7 +117,9 @@ final class Kubelet {
   }
 
   private void start(String id, Pod pod) {
-    Path podDir = runDir.resolve(pod.getMetadata().getNamespace()).resolve("pods").resolve(pod.getMetadata().getName());
+    // names the API server validated; checked again as the kubelet does, so that no object can name a path outside
+    Path podDir = PodPaths.within(PodPaths.within(runDir, pod.getMetadata().getNamespace(), "namespace")
+        .resolve("pods"), pod.getMetadata().getName(), "pod name");
     List<String> initNames = Optional.ofNullable(pod.getSpec().getInitContainers()).orElse(List.of()).stream()
         .map(Container::getName).toList();
     List<String> names = pod.getSpec().getContainers().stream().map(Container::getName).toList();
@@ -156,6 +158,7 @@ final class Kubelet {
     }
     PodVolumes volumes;
     try {
+      PodPaths.createPrivateDirectories(podDir);
       volumes = PodVolumes.create(client, pod, runDir, podDir, projected, run.podIp);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -341,7 +344,12 @@ final class Kubelet {
     return Optional.ofNullable(runs.get(namespace + "/" + pod));
   }
 
+  /** The log file of a container; null when the names would lead outside the run directory. */
   Path logFile(String namespace, String pod, String container) {
-    return runDir.resolve(namespace).resolve("pods").resolve(pod).resolve("logs").resolve(container + ".log");
+    try {
+      return PodPaths.within(runDir, namespace + "/pods/" + pod + "/logs/" + container + ".log", "log");
+    } catch (ContainerEnv.ConfigError e) {
+      return null;
+    }
   }
 }

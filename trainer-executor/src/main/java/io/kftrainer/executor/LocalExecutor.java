@@ -55,7 +55,9 @@ public final class LocalExecutor implements AutoCloseable {
   /** Starts the informers and controllers; returns once their caches are synced. */
   public LocalExecutor start() {
     try {
-      Files.createDirectories(options.runDir());
+      // the run directory holds the pods' Secrets and logs: private to the user who runs local
+      PodPaths.createPrivateDirectories(options.runDir());
+      PodPaths.makePrivate(options.runDir());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
