@@ -465,6 +465,78 @@ class LocalExecutorTest {
     assertThat(executor.openLog(NS, "no-such-pod", "node", false, null)).isEmpty();
   }
 
+  @Test
+  void aLogIsServedWholeWithTimestampsAndARestartedContainersPreviousLogStaysReadable() throws Exception {
+    Path marker = runDir.resolve("restart-marker");
+    create("""
+        apiVersion: jobset.x-k8s.io/v1alpha2
+        kind: JobSet
+        metadata: {name: restarter}
+        spec:
+          replicatedJobs:
+          - name: node
+            template:
+              spec:
+                template:
+                  spec:
+                    restartPolicy: OnFailure
+                    containers:
+                    - name: node
+                      image: busybox
+                      command: [sh, -c, 'head -c 20000000 /dev/zero | tr "\\0" x; echo; if [ -f %s ]; then echo second; exit 0; fi; touch %s; echo first; exit 1']
+        """.formatted(marker, marker));
+    awaitCondition("restarter", "Completed");
+    Pod pod = client.pods().inNamespace(NS).withLabel("jobset.sigs.k8s.io/jobset-name", "restarter").list()
+        .getItems().get(0);
+    String name = pod.getMetadata().getName();
+    assertThat(pod.getStatus().getContainerStatuses().get(0).getRestartCount()).isEqualTo(1);
+
+    String current = log(name, "node", null);
+    assertThat(current).hasSize(20_000_000 + "\nsecond\n".length()).endsWith("x\nsecond\n");
+    try (InputStream in = executor.openLog(NS, name, "node", new LocalExecutor.LogOptions(false, 1, null, false,
+        true)).orElseThrow()) {
+      assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8)).isEqualTo("first\n");
+    }
+    try (InputStream in = executor.openLog(NS, name, "node", new LocalExecutor.LogOptions(false, 2, null, true,
+        false)).orElseThrow()) {
+      String stamped = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      assertThat(stamped.lines().toList()).hasSize(2).allSatisfy(line -> assertThat(line)
+          .matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(\\.\\d+)?Z (x+|second)"));
+      java.time.Instant stamp = java.time.Instant.parse(stamped.substring(0, stamped.indexOf(' ')));
+      assertThat(stamp).isBetween(java.time.Instant.parse(pod.getStatus().getStartTime()),
+          java.time.Instant.now());
+    }
+    try (InputStream in = executor.openLog(NS, name, "node", new LocalExecutor.LogOptions(false, null,
+        java.time.Instant.now().plusSeconds(60), false, false)).orElseThrow()) {
+      assertThat(in.readAllBytes()).isEmpty();
+    }
+  }
+
+  @Test
+  void previousOfAContainerThatNeverRestartedIsTheKubeletsError() {
+    create("""
+        apiVersion: jobset.x-k8s.io/v1alpha2
+        kind: JobSet
+        metadata: {name: once}
+        spec:
+          replicatedJobs:
+          - name: node
+            template:
+              spec:
+                template:
+                  spec:
+                    containers:
+                    - {name: node, image: busybox, command: [sh, -c, 'echo once']}
+        """);
+    awaitCondition("once", "Completed");
+    String name = client.pods().inNamespace(NS).withLabel("jobset.sigs.k8s.io/jobset-name", "once").list()
+        .getItems().get(0).getMetadata().getName();
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> executor.openLog(NS, name, "node",
+        new LocalExecutor.LogOptions(false, null, null, false, true)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("previous terminated container \"node\" in pod \"" + name + "\" not found");
+  }
+
   private static long runningPods(String jobSet) {
     return client.pods().inNamespace(NS).withLabel("jobset.sigs.k8s.io/jobset-name", jobSet).list().getItems()
         .stream().filter(p -> p.getStatus() != null && "Running".equals(p.getStatus().getPhase())).count();
