@@ -336,8 +336,9 @@ class LocalExecutorTest {
   }
 
   @Test
-  void deletingAJobSetMidRunEndsItsProcessGroupsAndItsObjects() throws Exception {
-    Path pidFile = runDir.resolve("sleeper.pid");
+  void deletingAJobSetMidRunEndsItsProcessesAndItsObjects() throws Exception {
+    // the pod's pids are those of its PID namespace: the test finds the grandchild by its name
+    String grandchild = "sleeper-" + java.util.UUID.randomUUID();
     create("""
         apiVersion: jobset.x-k8s.io/v1alpha2
         kind: JobSet
@@ -352,16 +353,14 @@ class LocalExecutorTest {
                     containers:
                     - name: node
                       image: busybox
-                      command: [sh, -c, 'sleep 300 & echo $! > %s; wait']
-        """.formatted(pidFile));
-    await().atMost(TIMEOUT).until(() -> Files.exists(pidFile) && !Files.readString(pidFile).isBlank());
-    long grandchild = Long.parseLong(Files.readString(pidFile).trim());
-    assertThat(ProcessHandle.of(grandchild)).hasValueSatisfying(p -> assertThat(p.isAlive()).isTrue());
+                      command: [bash, -c, 'bash -c "exec -a %s sleep 300" & wait']
+        """.formatted(grandchild));
+    await().atMost(TIMEOUT).until(() -> !ProcessLifecycleTest.processes(grandchild).isEmpty());
 
     client.resources(JobSet.class).inNamespace(NS).withName("sleeper").delete();
 
     await().atMost(TIMEOUT).untilAsserted(() -> {
-      assertThat(ProcessHandle.of(grandchild).map(ProcessHandle::isAlive)).isNotEqualTo(java.util.Optional.of(true));
+      assertThat(ProcessLifecycleTest.processes(grandchild)).isEmpty();
       assertThat(client.batch().v1().jobs().inNamespace(NS).withLabel("jobset.sigs.k8s.io/jobset-name", "sleeper")
           .list().getItems()).isEmpty();
       assertThat(client.pods().inNamespace(NS).withLabel("jobset.sigs.k8s.io/jobset-name", "sleeper")
@@ -468,26 +467,19 @@ class LocalExecutorTest {
   @Test
   void aLogIsServedWholeWithTimestampsAndARestartedContainersPreviousLogStaysReadable() throws Exception {
     Path marker = runDir.resolve("restart-marker");
-    create("""
-        apiVersion: jobset.x-k8s.io/v1alpha2
-        kind: JobSet
-        metadata: {name: restarter}
+    client.resource(client.getKubernetesSerialization().unmarshal("""
+        apiVersion: v1
+        kind: Pod
+        metadata: {name: restarter, namespace: default}
         spec:
-          replicatedJobs:
+          restartPolicy: OnFailure
+          containers:
           - name: node
-            template:
-              spec:
-                template:
-                  spec:
-                    restartPolicy: OnFailure
-                    containers:
-                    - name: node
-                      image: busybox
-                      command: [sh, -c, 'head -c 20000000 /dev/zero | tr "\\0" x; echo; if [ -f %s ]; then echo second; exit 0; fi; touch %s; echo first; exit 1']
-        """.formatted(marker, marker));
-    awaitCondition("restarter", "Completed");
-    Pod pod = client.pods().inNamespace(NS).withLabel("jobset.sigs.k8s.io/jobset-name", "restarter").list()
-        .getItems().get(0);
+            image: busybox
+            command: [sh, -c, 'head -c 20000000 /dev/zero | tr "\\0" x; echo; if [ -f %s ]; then echo second; exit 0; fi; touch %s; echo first; exit 1']
+        """.formatted(marker, marker), Pod.class)).create();
+    Pod pod = await().atMost(TIMEOUT).until(() -> client.pods().inNamespace(NS).withName("restarter").get(),
+        p -> p.getStatus() != null && "Succeeded".equals(p.getStatus().getPhase()));
     String name = pod.getMetadata().getName();
     assertThat(pod.getStatus().getContainerStatuses().get(0).getRestartCount()).isEqualTo(1);
 
