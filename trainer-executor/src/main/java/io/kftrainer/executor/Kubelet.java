@@ -197,6 +197,11 @@ final class Kubelet {
     base.put("PATH", IMAGE_PATH);
     base.put("HOME", podDir.resolve("home").toString());
     base.put("HOSTNAME", Optional.ofNullable(pod.getSpec().getHostname()).orElse(pod.getMetadata().getName()));
+    // a temporary directory per container, as a container's own /tmp: with a PID namespace per container, pids
+    // repeat across pods, and what names its files by pid under /tmp (OpenMPI's and PMIx's session directories,
+    // /tmp/ompi.HOST.UID/pid.PID) would collide between two launchers
+    Path tmp = podDir.resolve("tmp").resolve(name);
+    base.put("TMPDIR", tmp.toString());
     base.put("OMPI_MCA_plm_rsh_agent", rshAgent.toString());
     base.put("I_MPI_HYDRA_BOOTSTRAP", "rsh");
     base.put("I_MPI_HYDRA_BOOTSTRAP_EXEC", rshAgent.toString());
@@ -216,6 +221,7 @@ final class Kubelet {
         : Path.of(rewriter.rewrite(container.getWorkingDir()));
     try {
       java.nio.file.Files.createDirectories(podDir.resolve("home"));
+      java.nio.file.Files.createDirectories(tmp);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
