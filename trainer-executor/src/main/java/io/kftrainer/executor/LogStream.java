@@ -59,12 +59,15 @@ final class LogStream extends InputStream {
     if (length == 0) {
       return 0;
     }
+    if (clock == null) {
+      return readFile(buffer, offset, length); // straight into the caller's buffer: no copy, no garbage
+    }
     while (pendingPosition == pending.length) {
-      int n = readFile();
+      int n = readFile(chunk, 0, chunk.length);
       if (n < 0) {
         return -1;
       }
-      pending = clock == null ? java.util.Arrays.copyOf(chunk, n) : stamped(n);
+      pending = stamped(n);
       pendingPosition = 0;
     }
     int n = Math.min(length, pending.length - pendingPosition);
@@ -73,15 +76,15 @@ final class LogStream extends InputStream {
     return n;
   }
 
-  private int readFile() throws IOException {
+  private int readFile(byte[] buffer, int offset, int length) throws IOException {
     while (true) {
-      int n = file.read(chunk);
+      int n = file.read(buffer, offset, length);
       if (n > 0) {
         return n;
       }
       // read "still running" before the retry, so the last bytes written before the exit are not lost
       if (!more.getAsBoolean()) {
-        n = file.read(chunk);
+        n = file.read(buffer, offset, length);
         return n > 0 ? n : -1;
       }
       try {
