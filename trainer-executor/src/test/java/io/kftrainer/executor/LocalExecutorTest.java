@@ -407,7 +407,9 @@ class LocalExecutorTest {
   }
 
   @Test
-  void podsPastTheBudgetStayPendingWithAReason() {
+  void podsPastTheBudgetStayPendingWithAReason(@TempDir Path gate) throws IOException {
+    // the pods run until the test opens the gate, so the pending ones stay pending however slow the machine is
+    Path open = gate.resolve("open");
     create("""
         apiVersion: jobset.x-k8s.io/v1alpha2
         kind: JobSet
@@ -422,8 +424,8 @@ class LocalExecutorTest {
                 template:
                   spec:
                     containers:
-                    - {name: node, image: busybox, command: [sh, -c, 'sleep 1']}
-        """);
+                    - {name: node, image: busybox, command: [sh, -c, 'while [ ! -e %s ]; do sleep 0.1; done']}
+        """.formatted(open));
 
     await().atMost(TIMEOUT).untilAsserted(() -> assertThat(client.pods().inNamespace(NS)
         .withLabel("jobset.sigs.k8s.io/jobset-name", "wide").list().getItems())
@@ -432,6 +434,7 @@ class LocalExecutorTest {
           assertThat(c.getReason()).isEqualTo("Unschedulable");
           assertThat(c.getMessage()).contains("runs at most 8 pods at once");
         })));
+    Files.createFile(open);
     awaitCondition("wide", "Completed");
   }
 

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kftrainer.api.v1alpha1.JobStatus;
 import io.kftrainer.api.v1alpha1.TrainJob;
+import io.kftrainer.api.v1alpha1.TrainJobStatus;
 import io.kftrainer.e2e.support.LocalOperator;
 import io.kftrainer.e2e.support.Manifests;
 import io.kftrainer.e2e.support.SharedLocalOperator;
@@ -52,11 +53,14 @@ class TrainJobStatusTest {
 
     jobSetController.run(namespace, "finishes");
 
-    await().atMost(TrainJobs.REACTION).untilAsserted(() -> assertThat(trainJobs.get("finishes").getStatus()
-        .getJobsStatus())
-        .extracting(JobStatus::getName, JobStatus::getActive, JobStatus::getReady, JobStatus::getSucceeded,
-            JobStatus::getFailed)
-        .containsExactly(tuple("node", 1, 1, 0, 0), tuple("launcher", 1, 1, 0, 0)));
+    await().atMost(TrainJobs.REACTION).untilAsserted(() -> {
+      TrainJobStatus status = trainJobs.get("finishes").getStatus();
+      assertThat(status).as("status of TrainJob finishes").isNotNull();
+      assertThat(status.getJobsStatus())
+          .extracting(JobStatus::getName, JobStatus::getActive, JobStatus::getReady, JobStatus::getSucceeded,
+              JobStatus::getFailed)
+          .containsExactly(tuple("node", 1, 1, 0, 0), tuple("launcher", 1, 1, 0, 0));
+    });
     assertThat(TrainJobs.condition(trainJobs.get("finishes"), "Complete")).isEmpty();
 
     jobSetController.complete(namespace, "finishes");

@@ -16,7 +16,9 @@ import java.util.List;
  *
  * <ol>
  *   <li>pod set {@code node} runs {@code numNodes} pods (the TrainJob's, else the policy's), one fewer (at least
- *       one) when the launcher runs as a node;</li>
+ *       one) when the launcher runs as a node, and pod set {@code launcher} one pod (upstream leaves it at the
+ *       policy's {@code numNodes}, since the launcher is labelled as the trainer: two launchers would run mpirun
+ *       twice);</li>
  *   <li>pod sets {@code node} and {@code launcher} get the SSH key volume, the launcher also the host file
  *       volume;</li>
  *   <li>in those pod sets, containers named {@code node} mount the keys at {@code sshAuthMountPath}; the launcher's
@@ -38,6 +40,8 @@ final class MpiPodSets {
     int numNodes = info.numNodes(trainJob);
     info.updatePodSet(MPIPlugin.NODE,
         podSet -> podSet.withCount(settings.runLauncherAsNode() ? Math.max(numNodes - 1, 1) : numNodes));
+    // One mpirun per TrainJob: the launcher, labelled as the trainer, was counted with the policy's numNodes.
+    info.updatePodSet(MPIPlugin.LAUNCHER, podSet -> podSet.withCount(1));
     int slots = Slots.perNode(trainJob, info, settings);
     String trainJobName = trainJob.getMetadata().getName();
     for (PodSet podSet : List.copyOf(info.podSets())) {

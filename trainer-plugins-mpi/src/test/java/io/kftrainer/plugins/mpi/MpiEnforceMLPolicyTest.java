@@ -64,6 +64,21 @@ class MpiEnforceMLPolicyTest {
     assertThat(info.podSet(MPIPlugin.LAUNCHER).orElseThrow().count()).as("launcher count").isEqualTo(1);
   }
 
+  @Test
+  void theLauncherIsOnePodWhenTheRuntimesPolicySetsTheNodes() {
+    // The launcher carries the trainer ancestor label, so the runtime's numNodes first counts launcher pods too
+    // (upstream keeps that count: two launchers would each run mpirun).
+    RuntimeSource runtime = MpiFixtures.runtime(DEEPSPEED);
+    runtime.spec().getMlPolicy().setNumNodes(3);
+    TrainJob trainJob = MpiFixtures.trainJob(TWO_NODES);
+    trainJob.getSpec().getTrainer().setNumNodes(null);
+
+    RuntimeInfo info = enforce(runtime, trainJob);
+
+    assertThat(info.podSet(MPIPlugin.LAUNCHER).orElseThrow().count()).as("launcher count").isEqualTo(1);
+    assertThat(info.podSet(MPIPlugin.NODE).orElseThrow().count()).as("node count").isEqualTo(2);
+  }
+
   static Stream<Arguments> slots() {
     return Stream.of(
         Arguments.of("trainJob numProcPerNode is respected rather than mlPolicy one",
