@@ -152,7 +152,8 @@ class ProcessLifecycleTest {
         daemons(started) + "exec -a " + token + "-main sleep 300\n")
         .redirectErrorStream(true).redirectOutput(dir.resolve("executor.out").toFile()).start();
     try {
-      await().atMost(TIMEOUT).until(() -> Files.exists(started) && processes(token).size() == 4);
+      // a JVM of its own, an API server and an executor to start: slow on a loaded machine
+      await().atMost(TIMEOUT.multipliedBy(3)).until(() -> Files.exists(started) && processes(token).size() == 4);
 
       local.destroyForcibly(); // SIGKILL: no shutdown hook, no close()
       local.waitFor();
