@@ -174,7 +174,8 @@ public final class LocalCommand implements Callable<Integer> {
     out.println("  runtimes     " + String.join(", ", local.runtimes()));
     out.println("  kubeconfig   " + local.kubeconfig());
     local.executor().ifPresentOrElse(
-        e -> out.println("  pods         run as processes of this machine, under " + e.runDir()),
+        e -> out.println("  pods         run as processes of this machine, under " + e.runDir() + ", "
+            + e.containment()),
         () -> out.println("  pods         not run (--no-execute)"));
     out.println();
     out.println("Use it with kubectl:");
