@@ -10,6 +10,7 @@ set -euo pipefail
 operator_jar=$1 archive=$2 trainer_jar=$3 trainjob=$4
 work=$(mktemp -d)
 pids=()
+auth=""
 trap 'kill "${pids[@]}" 2>/dev/null || true; rm -rf "$work"' EXIT
 
 fail() { echo "AppCDS training: $1" >&2; tail -20 "$work"/*.log >&2 || true; exit 1; }
@@ -19,11 +20,11 @@ status() {
   local host=${2%:*} port=${2#*:} code
   { exec 3<>"/dev/tcp/$host/$port"; } 2>/dev/null || { echo 000; return; }
   if [[ $# -gt 3 ]]; then
-    printf '%s %s HTTP/1.0\r\nHost: %s\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n' \
-      "$1" "$3" "$host" "$4" "$(wc -c <"$5")" >&3
+    printf '%s %s HTTP/1.0\r\nHost: %s\r\nContent-Type: %s\r\nContent-Length: %d\r\n%s\r\n' \
+      "$1" "$3" "$host" "$4" "$(wc -c <"$5")" "$auth" >&3
     cat "$5" >&3
   else
-    printf '%s %s HTTP/1.0\r\nHost: %s\r\n\r\n' "$1" "$3" "$host" >&3
+    printf '%s %s HTTP/1.0\r\nHost: %s\r\n%s\r\n' "$1" "$3" "$host" "$auth" >&3
   fi
   read -r _ code _ <&3 || code=000
   exec 3<&-
@@ -41,12 +42,15 @@ await() {
   fail "timed out: $*"
 }
 
-java -jar "$trainer_jar" apiserver --port 0 --kubeconfig-out "$work/kubeconfig" \
+java -jar "$trainer_jar" apiserver --plain-http --port 0 --kubeconfig-out "$work/kubeconfig" \
   --webhook-address 127.0.0.1:9443 >"$work/apiserver.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 1200); do [[ -s $work/kubeconfig ]] && break; sleep 0.1; done
 server=$(sed -n 's#^ *server: *http://##p' "$work/kubeconfig")
 [[ -n $server ]] || fail "no server in the kubeconfig"
+token=$(sed -n 's#^ *token: *##p' "$work/kubeconfig")
+[[ -n $token ]] || fail "no token in the kubeconfig"
+auth="Authorization: Bearer $token"$'\r\n'
 
 java -XX:ArchiveClassesAtExit="$archive" -jar "$operator_jar" run --kubeconfig "$work/kubeconfig" \
   --leader-elect=false --bind-address 127.0.0.1 --webhook-port 9443 --health-port 8081 --metrics-port 8080 \

@@ -370,4 +370,9 @@ final class ApiHandler implements HttpHandler {
   Store store() {
     return store;
   }
+
+  /** The ServiceAccount tokens this server issues, for {@link Authenticator}. */
+  ServiceAccountTokens tokens() {
+    return tokens;
+  }
 }

@@ -83,9 +83,17 @@ import java.util.concurrent.atomic.AtomicInteger;
  * read, committed under one short lock ({@link Store}), so each object changes atomically and watchers see changes
  * in resourceVersion order.
  *
- * <p>Transport: plain HTTP by default; HTTPS with a self-signed certificate on request ({@link Builder#https}), the
- * kubeconfig then skips verification. Requests are not authenticated or authorized. Watches are served over HTTP
- * streaming only; {@link #config()} tells fabric8 to use it, and other fabric8 clients fall back to it.
+ * <p>Transport: HTTPS with a self-signed certificate made at start, which the kubeconfig names as its
+ * {@code certificate-authority-data} ({@link #certificatePem()}). Plain HTTP on request ({@link Builder#https}), on
+ * loopback only, and then for in-process fabric8 clients only: kubectl and client-go send a kubeconfig's credentials
+ * over TLS only. Watches are served over HTTP streaming only; {@link #config()} tells fabric8 to use it, and other
+ * fabric8 clients fall back to it.
+ *
+ * <p>Access ({@link AccessControl}): every request needs a bearer token, except the health probes: the server's
+ * admin token ({@link #bearerToken()}, random unless {@link Builder#bearerToken} sets it; {@link #config()},
+ * {@link #client()} and {@link #writeKubeconfig} carry it) is cluster-admin, and ServiceAccount tokens this server
+ * issued get what RBAC bindings grant ({@link RbacAuthorizer}). No token or a wrong one: 401; not allowed: 403.
+ * Request bodies over 3 MiB: 413 ({@link RequestBodies}).
  *
  * <p>Limits: one version per kind (no conversion), no namespace lifecycle (objects can be created in namespaces that
  * do not exist), built-in kinds are not validated, lists ignore
@@ -105,11 +113,17 @@ public final class EmbeddedApiServer implements AutoCloseable {
     if (System.getProperty("sun.net.httpserver.nodelay") == null) {
       System.setProperty("sun.net.httpserver.nodelay", "true");
     }
+    // A request refused before its body is read (401, 403, 413) must not leave the server reading the body anyway:
+    // with no drain allowance the JDK server closes such a connection once the answer is sent.
+    if (System.getProperty("sun.net.httpserver.drainAmount") == null) {
+      System.setProperty("sun.net.httpserver.drainAmount", "0");
+    }
   }
 
   private final String host;
   private final int requestedPort;
   private final boolean https;
+  private final String bearerToken;
   private final String defaultNamespace;
   private final RequestLog requestLog;
   private final RequestFilter filter;
@@ -119,6 +133,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
   private final DefaultServiceAccounts serviceAccounts;
   private final List<KubernetesClient> clients = new ArrayList<>();
   private HttpServer server;
+  private SelfSignedCertificate certificate;
   private ExecutorService executor;
   private KubernetesClient client;
 
@@ -126,6 +141,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
     this.host = builder.host;
     this.requestedPort = builder.port;
     this.https = builder.https;
+    this.bearerToken = builder.bearerToken != null ? builder.bearerToken : Authenticator.randomToken();
     this.defaultNamespace = builder.defaultNamespace;
     this.requestLog = new RequestLog(builder.requestLogCapacity);
     this.store = new Store(builder.watchHistory);
@@ -142,12 +158,12 @@ public final class EmbeddedApiServer implements AutoCloseable {
     return new Builder();
   }
 
-  /** Starts a plain HTTP server on an ephemeral port of 127.0.0.1. */
+  /** Starts an HTTPS server on an ephemeral port of 127.0.0.1. */
   public static EmbeddedApiServer start() {
     return builder().start();
   }
 
-  /** Starts a plain HTTP server on {@code host}:{@code port} (0 picks an ephemeral port). */
+  /** Starts an HTTPS server on {@code host}:{@code port} (0 picks an ephemeral port). */
   public static EmbeddedApiServer start(String host, int port) {
     return builder().host(host).port(port).start();
   }
@@ -159,10 +175,15 @@ public final class EmbeddedApiServer implements AutoCloseable {
     } catch (UnknownHostException e) {
       throw new IllegalArgumentException("unknown host " + host, e);
     }
+    if (!https && !address.getAddress().isLoopbackAddress()) {
+      throw new IllegalArgumentException("serving on " + host + ", which is not a loopback address, requires HTTPS: "
+          + "bearer tokens would cross the network in clear text");
+    }
     try {
       if (https) {
         HttpsServer tls = HttpsServer.create(address, 1024);
-        tls.setHttpsConfigurator(new HttpsConfigurator(SelfSignedCertificate.sslContext(host)));
+        certificate = SelfSignedCertificate.create(host);
+        tls.setHttpsConfigurator(new HttpsConfigurator(certificate.serverContext()));
         server = tls;
       } else {
         server = HttpServer.create(address, 1024);
@@ -179,12 +200,13 @@ public final class EmbeddedApiServer implements AutoCloseable {
     // unbounded: every open watch and followed log holds a thread
     executor = Executors.newCachedThreadPool(factory);
     server.setExecutor(executor);
-    server.createContext("/", handler);
+    server.createContext("/", handler).getFilters().add(new AccessControl(
+        new Authenticator(bearerToken, handler.tokens()), new RbacAuthorizer(store)));
     server.start();
     return this;
   }
 
-  /** The base URL, e.g. {@code http://127.0.0.1:41234}. */
+  /** The base URL, e.g. {@code https://127.0.0.1:41234}. */
   public String url() {
     return (https ? "https" : "http") + "://" + urlHost() + ":" + port();
   }
@@ -201,6 +223,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
   public Config config() {
     return new ConfigBuilder(Config.empty())
         .withMasterUrl(url())
+        .withOauthToken(bearerToken)
         .withNamespace(defaultNamespace)
         .withTrustCerts(true)
         .withDisableHostnameVerification(true)
@@ -210,6 +233,27 @@ public final class EmbeddedApiServer implements AutoCloseable {
         // the embedded server's errors are deterministic: retrying 5xx answers only slows failures down
         .withRequestRetryBackoffLimit(0)
         .build();
+  }
+
+  /**
+   * The admin's bearer token (cluster-admin). A secret: hand it to clients through {@link #config()} or the
+   * kubeconfig ({@link #writeKubeconfig}), never print it.
+   */
+  public String bearerToken() {
+    return bearerToken;
+  }
+
+  /** The server's certificate in PEM (its own CA), to trust; null over plain HTTP. */
+  public String certificatePem() {
+    return certificate == null ? null : certificate.pem();
+  }
+
+  /** A TLS context that trusts this server's certificate (and nothing else), for raw HTTPS clients. */
+  public javax.net.ssl.SSLContext trustingSslContext() {
+    if (certificate == null) {
+      throw new IllegalStateException("this server serves plain HTTP");
+    }
+    return certificate.clientContext();
   }
 
   /** The shared client for this server, created on first use and closed with the server. */
@@ -290,8 +334,9 @@ public final class EmbeddedApiServer implements AutoCloseable {
   // kubeconfig
 
   /**
-   * Writes a kubeconfig for kubectl (and other clients) with one cluster, user and context named
-   * {@code embedded}, the current context, and the default namespace. Returns {@code file}.
+   * Writes a kubeconfig for kubectl (and other clients) with one cluster, user (the admin's bearer token) and
+   * context named {@code embedded}, the current context, and the default namespace. The file is readable by its
+   * owner only (0600, where the file system has POSIX permissions), as it holds a credential. Returns {@code file}.
    */
   public Path writeKubeconfig(Path file) {
     String yaml = "apiVersion: v1\n"
@@ -300,10 +345,12 @@ public final class EmbeddedApiServer implements AutoCloseable {
         + "- name: embedded\n"
         + "  cluster:\n"
         + "    server: " + url() + "\n"
-        + (https ? "    insecure-skip-tls-verify: true\n" : "")
+        + (https ? "    certificate-authority-data: " + java.util.Base64.getEncoder().encodeToString(
+            certificate.pem().getBytes(java.nio.charset.StandardCharsets.US_ASCII)) + "\n" : "")
         + "users:\n"
         + "- name: embedded\n"
-        + "  user: {}\n"
+        + "  user:\n"
+        + "    token: " + bearerToken + "\n"
         + "contexts:\n"
         + "- name: embedded\n"
         + "  context:\n"
@@ -317,7 +364,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
       if (parent != null) {
         Files.createDirectories(parent);
       }
-      Files.writeString(file, yaml);
+      PrivateFiles.write(file, yaml);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -390,7 +437,8 @@ public final class EmbeddedApiServer implements AutoCloseable {
   public static final class Builder {
     private String host = "127.0.0.1";
     private int port;
-    private boolean https;
+    private boolean https = true;
+    private String bearerToken;
     private String defaultNamespace = "default";
     private String serverVersion = DEFAULT_SERVER_VERSION;
     private int requestLogCapacity = 100_000;
@@ -420,9 +468,24 @@ public final class EmbeddedApiServer implements AutoCloseable {
       return this;
     }
 
-    /** Serve HTTPS with a self-signed certificate instead of plain HTTP; default false. */
+    /**
+     * Serve HTTPS with a self-signed certificate (default true); false serves plain HTTP, on loopback only, for
+     * in-process fabric8 clients: kubectl and client-go do not send credentials over plain HTTP.
+     */
     public Builder https(boolean https) {
       this.https = https;
+      return this;
+    }
+
+    /**
+     * The admin's bearer token, e.g. one kept from an earlier run so that its kubeconfig stays valid; default a new
+     * random token (256 bits).
+     */
+    public Builder bearerToken(String token) {
+      if (token == null || token.isBlank() || token.chars().anyMatch(c -> c <= ' ' || c >= 127)) {
+        throw new IllegalArgumentException("a bearer token is a non-empty string of printable ASCII characters");
+      }
+      this.bearerToken = token;
       return this;
     }
 

@@ -4,16 +4,22 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpExchange;
 import io.fabric8.kubernetes.api.model.StatusDetails;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** {@code GET pods/NAME/log} through a {@link PodLogSource}, with kube-apiserver's answers for bad requests. */
+/**
+ * {@code GET pods/NAME/log} through a {@link PodLogSource}, with kube-apiserver's answers for bad requests: the
+ * options of {@code PodLogOptions} ({@code follow}, {@code tailLines}, {@code limitBytes}, {@code sinceSeconds},
+ * {@code sinceTime}, {@code timestamps}, {@code previous}), validated as kube-apiserver does, and the log streamed,
+ * never read whole.
+ */
 final class PodLogs {
 
   private final PodLogSource source;
@@ -39,17 +45,44 @@ final class PodLogs {
     } else if (!containers.contains(container) && !initContainers.contains(container)) {
       return Response.status(400, "BadRequest", "container " + container + " is not valid for pod " + name);
     }
-    boolean follow = "true".equals(query.get("follow"));
-    Integer tailLines = null;
-    if (query.get("tailLines") != null) {
-      try {
-        tailLines = Integer.valueOf(query.get("tailLines"));
-      } catch (NumberFormatException e) {
-        return Response.status(400, "BadRequest", "invalid tailLines: " + query.get("tailLines"));
+    PodLogSource.Request request;
+    Long limitBytes;
+    try {
+      Long tailLines = longParameter(query, "tailLines");
+      limitBytes = longParameter(query, "limitBytes");
+      Long sinceSeconds = longParameter(query, "sinceSeconds");
+      Instant sinceTime = query.get("sinceTime") == null ? null : Instant.parse(query.get("sinceTime"));
+      List<String> causes = new ArrayList<>();
+      if (tailLines != null && tailLines < 0) {
+        causes.add("tailLines: Invalid value: " + tailLines + ": must be greater than or equal to 0");
       }
+      if (limitBytes != null && limitBytes < 1) {
+        causes.add("limitBytes: Invalid value: " + limitBytes + ": must be greater than 0");
+      }
+      if (sinceSeconds != null && sinceTime != null) {
+        causes.add("Forbidden: at most one of `sinceTime` or `sinceSeconds` may be specified");
+      } else if (sinceSeconds != null && sinceSeconds < 1) {
+        causes.add("sinceSeconds: Invalid value: " + sinceSeconds + ": must be greater than 0");
+      }
+      if (!causes.isEmpty()) {
+        return Response.json(422, Response.failure(422, "Invalid", "PodLogOptions \"" + name + "\" is invalid: "
+            + (causes.size() == 1 ? causes.get(0) : "[" + String.join(", ", causes) + "]"), null));
+      }
+      if (sinceSeconds != null) {
+        sinceTime = Instant.now().minusSeconds(sinceSeconds);
+      }
+      request = new PodLogSource.Request(bool(query, "follow"),
+          tailLines == null ? null : (int) Math.min(Integer.MAX_VALUE, tailLines), sinceTime,
+          bool(query, "timestamps"), bool(query, "previous"));
+    } catch (NumberFormatException | DateTimeParseException e) {
+      return Response.status(400, "BadRequest", "invalid log options: " + e.getMessage());
     }
-    Optional<InputStream> log = source == null ? Optional.empty()
-        : source.open(namespace, name, container, follow, tailLines);
+    Optional<InputStream> log;
+    try {
+      log = source == null ? Optional.empty() : source.open(namespace, name, container, request);
+    } catch (IllegalArgumentException e) {
+      return Response.status(400, "BadRequest", e.getMessage());
+    }
     if (log.isEmpty()) {
       StatusDetails details = new StatusDetails();
       details.setName(name);
@@ -57,50 +90,40 @@ final class PodLogs {
       return Response.json(404, Response.failure(404, "NotFound", "the server could not find the requested resource "
           + "( pods/log " + name + ")", details));
     }
+    // streamed as it is read, whole or followed: the server never holds a log, only a buffer of it
     try (InputStream in = log.get()) {
       exchange.getResponseHeaders().set("Content-Type", "text/plain");
-      if (!follow) {
-        byte[] bytes = in.readAllBytes();
-        if (tailLines != null) {
-          bytes = tail(bytes, tailLines);
-        }
-        exchange.sendResponseHeaders(200, bytes.length == 0 ? -1 : bytes.length);
-        try (OutputStream out = exchange.getResponseBody()) {
-          out.write(bytes);
-        }
-        return null;
-      }
       exchange.sendResponseHeaders(200, 0);
       try (OutputStream out = exchange.getResponseBody()) {
         byte[] buffer = new byte[8192];
+        long left = limitBytes == null ? Long.MAX_VALUE : limitBytes;
         int n;
-        while ((n = in.read(buffer)) >= 0) {
+        while (left > 0 && (n = in.read(buffer, 0, (int) Math.min(buffer.length, left))) >= 0) {
           out.write(buffer, 0, n);
-          out.flush();
+          left -= n;
+          if (request.follow()) {
+            out.flush();
+          }
         }
       }
     }
     return null;
   }
 
-  static byte[] tail(byte[] bytes, int lines) {
-    if (lines <= 0) {
-      return new byte[0];
+  private static Long longParameter(Map<String, String> query, String name) {
+    String value = query.get(name);
+    if (value == null) {
+      return null;
     }
-    int end = bytes.length;
-    int start = end;
-    int seen = 0;
-    // a final newline ends the last line, it does not start another
-    int i = end > 0 && bytes[end - 1] == '\n' ? end - 2 : end - 1;
-    for (; i >= 0; i--) {
-      if (bytes[i] == '\n' && ++seen == lines) {
-        break;
-      }
+    try {
+      return Long.valueOf(value);
+    } catch (NumberFormatException e) {
+      throw new NumberFormatException(name + ": " + value + " is not an integer");
     }
-    start = i + 1;
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    out.write(bytes, start, end - start);
-    return out.toByteArray();
+  }
+
+  private static boolean bool(Map<String, String> query, String name) {
+    return "true".equals(query.get(name));
   }
 
   private static List<String> names(JsonNode containers) {

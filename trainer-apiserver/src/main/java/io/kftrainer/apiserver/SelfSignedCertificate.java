@@ -21,13 +21,16 @@ import java.util.Date;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 
-/** A throw-away TLS identity for {@link EmbeddedApiServer.Builder#https}: an EC key and a self-signed certificate. */
-final class SelfSignedCertificate {
+/**
+ * A throw-away TLS identity for {@link EmbeddedApiServer.Builder#https}: an EC key and a self-signed certificate
+ * (its own CA, so that kubeconfigs can name it as {@code certificate-authority-data} and clients verify the server).
+ *
+ * @param serverContext the server's TLS context
+ * @param certificate   the certificate, to trust
+ */
+record SelfSignedCertificate(SSLContext serverContext, X509Certificate certificate) {
 
-  private SelfSignedCertificate() {
-  }
-
-  static SSLContext sslContext(String host) {
+  static SelfSignedCertificate create(String host) {
     try {
       KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
       generator.initialize(256);
@@ -42,6 +45,7 @@ final class SelfSignedCertificate {
               Date.from(now.minus(Duration.ofMinutes(5))), Date.from(now.plus(Duration.ofDays(365))), subject,
               keys.getPublic())
               .addExtension(Extension.subjectAlternativeName, false, names)
+              .addExtension(Extension.basicConstraints, true, new org.bouncycastle.asn1.x509.BasicConstraints(true))
               .build(new JcaContentSignerBuilder("SHA256withECDSA").build(keys.getPrivate())));
       KeyStore store = KeyStore.getInstance("PKCS12");
       store.load(null, null);
@@ -51,9 +55,38 @@ final class SelfSignedCertificate {
       keyManagers.init(store, password);
       SSLContext context = SSLContext.getInstance("TLS");
       context.init(keyManagers.getKeyManagers(), null, null);
-      return context;
+      return new SelfSignedCertificate(context, certificate);
     } catch (GeneralSecurityException | OperatorCreationException | java.io.IOException e) {
       throw new IllegalStateException("cannot create a self-signed certificate", e);
+    }
+  }
+
+  /** The certificate in PEM. */
+  String pem() {
+    try {
+      return "-----BEGIN CERTIFICATE-----\n"
+          + java.util.Base64.getMimeEncoder(64, "\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII))
+              .encodeToString(certificate.getEncoded())
+          + "\n-----END CERTIFICATE-----\n";
+    } catch (java.security.cert.CertificateEncodingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** A client context that trusts this certificate only. */
+  SSLContext clientContext() {
+    try {
+      KeyStore trust = KeyStore.getInstance("PKCS12");
+      trust.load(null, null);
+      trust.setCertificateEntry("embedded-apiserver", certificate);
+      javax.net.ssl.TrustManagerFactory trustManagers =
+          javax.net.ssl.TrustManagerFactory.getInstance(javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
+      trustManagers.init(trust);
+      SSLContext context = SSLContext.getInstance("TLS");
+      context.init(null, trustManagers.getTrustManagers(), null);
+      return context;
+    } catch (GeneralSecurityException | java.io.IOException e) {
+      throw new IllegalStateException("cannot trust the self-signed certificate", e);
     }
   }
 }

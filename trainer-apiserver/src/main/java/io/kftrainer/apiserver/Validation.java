@@ -45,9 +45,13 @@ final class Validation {
     validator().prepare(object);
   }
 
-  /** The field errors of {@code object} in kube-apiserver's words; empty when valid. */
+  /**
+   * The field errors of {@code object} in kube-apiserver's words ({@link NameValidation},
+   * {@link VolumePathValidation}, then the CRD schema's); empty when valid.
+   */
   List<String> validate(Target target, ObjectNode object, JsonNode oldObject) {
-    List<String> errors = new ArrayList<>();
+    List<String> errors = new ArrayList<>(NameValidation.errors(target, object));
+    errors.addAll(VolumePathValidation.errors(target, object));
     for (SchemaFieldError error : validator().validate(object, oldObject)) {
       errors.add(error.toString());
     }

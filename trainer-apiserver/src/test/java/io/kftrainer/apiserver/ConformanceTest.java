@@ -111,7 +111,7 @@ class ConformanceTest {
   void answersAsKubeApiserver(String name, String method, String path, String body, int code, String reason,
       String message) throws Exception {
     HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(API.server().url() + path))
-        .timeout(Duration.ofSeconds(10));
+        .header("Authorization", "Bearer " + API.server().bearerToken()).timeout(Duration.ofSeconds(10));
     HttpRequest.BodyPublisher publisher = body == null ? HttpRequest.BodyPublishers.noBody()
         : HttpRequest.BodyPublishers.ofString(body);
     if (method.equals("PATCH+apply")) {
@@ -123,7 +123,8 @@ class ConformanceTest {
     } else {
       request.method(method, publisher).header("Content-Type", "application/json");
     }
-    HttpResponse<String> response = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()
+    HttpResponse<String> response = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+        .sslContext(API.server().trustingSslContext()).build()
         .send(request.build(), HttpResponse.BodyHandlers.ofString());
     assertThat(response.statusCode()).as(response.body()).isEqualTo(code);
     if (reason != null) {

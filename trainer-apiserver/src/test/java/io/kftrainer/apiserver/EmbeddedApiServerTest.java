@@ -40,7 +40,7 @@ class EmbeddedApiServerTest {
           .withName("via-kubeconfig").endMetadata().build()).create();
     }
     assertThat(api.client().configMaps().inNamespace("default").withName("via-kubeconfig").get()).isNotNull();
-    assertThat(api.server().url()).matches("http://127\\.0\\.0\\.1:\\d+");
+    assertThat(api.server().url()).matches("https://127\\.0\\.0\\.1:\\d+");
   }
 
   @Test

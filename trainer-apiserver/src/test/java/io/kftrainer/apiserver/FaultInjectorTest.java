@@ -74,8 +74,9 @@ class FaultInjectorTest {
   void tooManyRequestsCarriesRetryAfterAndConflictsOnlyHitUpdates() throws Exception {
     FaultInjector faults = FaultInjector.parse("rate=1,kinds=429,retry-after=7");
     try (EmbeddedApiServer server = EmbeddedApiServer.builder().requestFilter(faults).start()) {
-      HttpResponse<String> answer = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-          URI.create(server.url() + "/api/v1/namespaces/f/configmaps")).build(), HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> answer = HttpClient.newBuilder().sslContext(server.trustingSslContext()).build().send(HttpRequest.newBuilder(
+          URI.create(server.url() + "/api/v1/namespaces/f/configmaps"))
+          .header("Authorization", "Bearer " + server.bearerToken()).build(), HttpResponse.BodyHandlers.ofString());
       assertThat(answer.statusCode()).isEqualTo(429);
       assertThat(answer.headers().firstValue("Retry-After")).hasValue("7");
     }
@@ -108,9 +109,9 @@ class FaultInjectorTest {
   void watchesAreDroppedAndTheClientResumes() throws Exception {
     FaultInjector faults = FaultInjector.parse("rate=1,kinds=watch-drop,watch-life=100ms");
     try (EmbeddedApiServer server = EmbeddedApiServer.builder().requestFilter(faults).start()) {
-      HttpResponse<String> watch = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+      HttpResponse<String> watch = HttpClient.newBuilder().sslContext(server.trustingSslContext()).build().send(HttpRequest.newBuilder(
           URI.create(server.url() + "/api/v1/namespaces/f/configmaps?watch=true")).timeout(Duration.ofSeconds(10))
-          .build(), HttpResponse.BodyHandlers.ofString());
+          .header("Authorization", "Bearer " + server.bearerToken()).build(), HttpResponse.BodyHandlers.ofString());
       assertThat(watch.statusCode()).isEqualTo(200);
       assertThat(faults.injected()).containsEntry(FaultInjector.Kind.WATCH_DROP, 1L);
     }

@@ -15,8 +15,6 @@ import java.time.Duration;
 final class Http {
 
   private static final ObjectMapper MAPPER = new ObjectMapper();
-  private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-      .connectTimeout(Duration.ofSeconds(5)).build();
 
   record Response(int code, String body, HttpResponse<String> raw) {
     JsonNode json() {
@@ -29,9 +27,22 @@ final class Http {
   }
 
   private final String baseUrl;
+  private final String token;
+  private final HttpClient client;
 
+  /** Requests with the server's admin token. */
   Http(EmbeddedApiServer server) {
+    this(server, server.bearerToken());
+  }
+
+  /** Requests with {@code token} as bearer token; none when null. */
+  Http(EmbeddedApiServer server, String token) {
     this.baseUrl = server.url();
+    this.token = token;
+    HttpClient.Builder builder = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+        .connectTimeout(Duration.ofSeconds(5));
+    this.client = (server.url().startsWith("https") ? builder.sslContext(server.trustingSslContext()) : builder)
+        .build();
   }
 
   Response get(String path) {
@@ -53,12 +64,13 @@ final class Http {
   }
 
   private HttpRequest.Builder request(String path) {
-    return HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(10));
+    HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(10));
+    return token == null ? builder : builder.header("Authorization", "Bearer " + token);
   }
 
-  private static Response send(HttpRequest request) {
+  private Response send(HttpRequest request) {
     try {
-      HttpResponse<String> response = CLIENT.send(request, HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
       return new Response(response.statusCode(), response.body(), response);
     } catch (IOException e) {
       throw new UncheckedIOException(e);

@@ -36,15 +36,28 @@ class SubresourceTest {
     final Map<String, PipedInputStream> followed = new ConcurrentHashMap<>();
     final List<String> calls = new CopyOnWriteArrayList<>();
 
+    final Map<String, java.util.function.Supplier<InputStream>> generated = new ConcurrentHashMap<>();
+
     @Override
-    public Optional<InputStream> open(String namespace, String pod, String container, boolean follow,
-        Integer tailLines) throws IOException {
+    public Optional<InputStream> open(String namespace, String pod, String container, Request request) {
       String key = namespace + "/" + pod + "/" + container;
-      calls.add(key + " follow=" + follow + " tail=" + tailLines);
-      if (follow && followed.containsKey(key)) {
+      calls.add(key + " " + request);
+      if (request.previous()) {
+        throw new IllegalArgumentException("previous terminated container \"" + container + "\" in pod \"" + pod
+            + "\" not found");
+      }
+      if (request.follow() && followed.containsKey(key)) {
         return Optional.of(followed.get(key));
       }
+      if (generated.containsKey(key)) {
+        return Optional.of(generated.get(key).get());
+      }
       String log = logs.get(key);
+      if (log != null && request.tailLines() != null) {
+        List<String> lines = log.lines().toList();
+        log = String.join("", lines.subList(Math.max(0, lines.size() - request.tailLines()), lines.size())
+            .stream().map(l -> l + "\n").toList());
+      }
       return log == null ? Optional.empty()
           : Optional.of(new ByteArrayInputStream(log.getBytes(StandardCharsets.UTF_8)));
     }
@@ -81,8 +94,80 @@ class SubresourceTest {
     assertThat(all.code()).isEqualTo(200);
     assertThat(all.body()).isEqualTo("epoch 1\nepoch 2\nepoch 3\n");
     assertThat(http.get("/api/v1/namespaces/default/pods/one/log?tailLines=2").body()).isEqualTo("epoch 2\nepoch 3\n");
-    assertThat(source.calls).contains("default/one/trainer follow=false tail=2");
+    assertThat(source.calls).contains("default/one/trainer Request[follow=false, tailLines=2, sinceTime=null, "
+        + "timestamps=false, previous=false]");
     assertThat(server.client().pods().inNamespace("default").withName("one").getLog()).contains("epoch 3");
+  }
+
+  @Test
+  void logOptionsReachTheSourceAndLimitBytesCutsTheStream() {
+    source.logs.put("default/one/trainer", "epoch 1\nepoch 2\nepoch 3\n");
+    assertThat(http.get("/api/v1/namespaces/default/pods/one/log?limitBytes=10").body()).isEqualTo("epoch 1\nep");
+    assertThat(http.get("/api/v1/namespaces/default/pods/one/log?tailLines=1&limitBytes=100").body())
+        .isEqualTo("epoch 3\n");
+    http.get("/api/v1/namespaces/default/pods/one/log?sinceSeconds=60&timestamps=true");
+    assertThat(source.calls.get(source.calls.size() - 1)).contains("timestamps=true").doesNotContain("sinceTime=null");
+    http.get("/api/v1/namespaces/default/pods/one/log?sinceTime=2026-01-02T03:04:05Z");
+    assertThat(source.calls.get(source.calls.size() - 1)).contains("sinceTime=2026-01-02T03:04:05Z");
+    assertStatus(http.get("/api/v1/namespaces/default/pods/one/log?previous=true"), 400, "BadRequest",
+        "previous terminated container \"trainer\" in pod \"one\" not found");
+  }
+
+  @Test
+  void badLogOptionsAreRefusedAsKubeApiserverDoes() {
+    source.logs.put("default/one/trainer", "x\n");
+    assertStatus(http.get("/api/v1/namespaces/default/pods/one/log?limitBytes=0"), 422, "Invalid",
+        "PodLogOptions \"one\" is invalid: limitBytes: Invalid value: 0: must be greater than 0");
+    assertStatus(http.get("/api/v1/namespaces/default/pods/one/log?tailLines=-1"), 422, "Invalid",
+        "PodLogOptions \"one\" is invalid: tailLines: Invalid value: -1: must be greater than or equal to 0");
+    assertStatus(http.get("/api/v1/namespaces/default/pods/one/log?sinceSeconds=0"), 422, "Invalid",
+        "PodLogOptions \"one\" is invalid: sinceSeconds: Invalid value: 0: must be greater than 0");
+    assertThat(http.get("/api/v1/namespaces/default/pods/one/log?sinceSeconds=5&sinceTime=2026-01-02T03:04:05Z")
+        .code()).isEqualTo(422);
+    assertThat(http.get("/api/v1/namespaces/default/pods/one/log?tailLines=x").code()).isEqualTo(400);
+  }
+
+  @Test
+  void aLogLargerThanMemoryIsStreamedWholeAndLimitBytesStopsReadingIt() throws Exception {
+    long size = 256L << 20; // more than the test JVM may hold at once in the response
+    java.util.concurrent.atomic.AtomicLong read = new java.util.concurrent.atomic.AtomicLong();
+    source.generated.put("default/one/trainer", () -> new InputStream() {
+      private long left = size;
+
+      @Override
+      public int read() {
+        return left-- > 0 ? 'x' : -1;
+      }
+
+      @Override
+      public int read(byte[] b, int off, int len) {
+        if (left <= 0) {
+          return -1;
+        }
+        int n = (int) Math.min(len, left);
+        java.util.Arrays.fill(b, off, off + n, (byte) (n % 64 == 0 ? '\n' : 'x'));
+        left -= n;
+        read.addAndGet(n);
+        return n;
+      }
+    });
+    java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient();
+    java.net.http.HttpResponse<InputStream> whole = client.send(java.net.http.HttpRequest.newBuilder(
+        java.net.URI.create(server.url() + "/api/v1/namespaces/default/pods/one/log")).build(),
+        java.net.http.HttpResponse.BodyHandlers.ofInputStream());
+    long received = 0;
+    try (InputStream in = whole.body()) {
+      byte[] buffer = new byte[1 << 16];
+      for (int n; (n = in.read(buffer)) >= 0; ) {
+        received += n;
+      }
+    }
+    assertThat(received).isEqualTo(size);
+
+    read.set(0);
+    Http.Response limited = http.get("/api/v1/namespaces/default/pods/one/log?limitBytes=100000");
+    assertThat(limited.body()).hasSize(100000);
+    assertThat(read.get()).as("the server stops reading at the limit").isLessThan(200_000);
   }
 
   @Test

@@ -52,8 +52,9 @@ class WatchTest {
   /** Reads a finite watch (timeoutSeconds) to its end: one JSON event per line. */
   private List<JsonNode> watch(String query) throws IOException, InterruptedException {
     HttpRequest request = HttpRequest.newBuilder(URI.create(server.url() + "/api/v1/namespaces/w/configmaps?watch=true&"
-        + query)).timeout(Duration.ofSeconds(20)).build();
-    HttpResponse<InputStream> response = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()
+        + query)).timeout(Duration.ofSeconds(20)).header("Authorization", "Bearer " + server.bearerToken()).build();
+    HttpResponse<InputStream> response = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+        .sslContext(server.trustingSslContext()).build()
         .send(request, HttpResponse.BodyHandlers.ofInputStream());
     assertThat(response.statusCode()).isEqualTo(200);
     assertThat(response.headers().firstValue("Content-Type")).hasValue("application/json");
@@ -202,9 +203,11 @@ class WatchTest {
   void watchLinesAreAsciiWithTheSameStrings() throws Exception {
     configMap("u", "名前-😀\u0000", Map.of());
     HttpRequest request = HttpRequest.newBuilder(URI.create(server.url()
-        + "/api/v1/namespaces/w/configmaps?watch=true&timeoutSeconds=1")).timeout(Duration.ofSeconds(20)).build();
+        + "/api/v1/namespaces/w/configmaps?watch=true&timeoutSeconds=1")).timeout(Duration.ofSeconds(20))
+        .header("Authorization", "Bearer " + server.bearerToken()).build();
 
-    byte[] body = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()
+    byte[] body = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+        .sslContext(server.trustingSslContext()).build()
         .send(request, HttpResponse.BodyHandlers.ofByteArray()).body();
 
     String line = new String(body, StandardCharsets.ISO_8859_1);
@@ -226,9 +229,11 @@ class WatchTest {
   void aWebSocketUpgradeIsAnsweredWithoutAServerErrorSoFabric8FallsBackAtOnce() throws Exception {
     // fabric8 falls back to HTTP watches on 200 or 503, but retries a 503 with back-off first (about 20 s)
     java.net.URI uri = java.net.URI.create(server.url());
-    try (java.net.Socket socket = new java.net.Socket(uri.getHost(), uri.getPort())) {
+    try (java.net.Socket socket = server.trustingSslContext().getSocketFactory().createSocket(uri.getHost(),
+        uri.getPort())) {
       socket.getOutputStream().write(("GET /api/v1/namespaces/w/configmaps?watch=true HTTP/1.1\r\n"
           + "Host: " + uri.getHost() + "\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
+          + "Authorization: Bearer " + server.bearerToken() + "\r\n"
           + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n")
           .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
       String statusLine = new java.io.BufferedReader(new java.io.InputStreamReader(socket.getInputStream(),

@@ -53,6 +53,11 @@ public final class ApiServerCommand implements Callable<Integer> {
       description = "Where to write the kubeconfig, once the server is ready (default: ./${DEFAULT-VALUE}).")
   private Path kubeconfigOut;
 
+  @Option(names = "--plain-http", description = "Serve plain HTTP instead of HTTPS, for clients without TLS (the "
+      + "image build's AppCDS training script). Requests still need the kubeconfig's token; kubectl and client-go "
+      + "send it over HTTPS only.")
+  private boolean plainHttp;
+
   @Option(names = "--webhook-address", paramLabel = "HOST:PORT", split = ",",
       description = "Where the operator's webhook servers listen (run's --webhook-port), one per operator process: "
           + "each admission call goes to the first that accepts a connection. Repeatable "
@@ -95,7 +100,8 @@ public final class ApiServerCommand implements Callable<Integer> {
     SchemaWarmUp.start();
     EmbeddedApiServer.Builder builder = EmbeddedApiServer.builder().host(OperatorConfig.LOOPBACK_ADDRESS).port(port)
         // a load run makes millions of requests: /debug/stats counts them without keeping them
-        .requestLogCapacity(10_000);
+        .requestLogCapacity(10_000)
+        .https(!plainHttp);
     if (faults != null) {
       faults.enable(false);
       builder.requestFilter(faults);
@@ -115,7 +121,7 @@ public final class ApiServerCommand implements Callable<Integer> {
     }
     server.writeKubeconfig(kubeconfigOut);
     PrintWriter out = streams.out();
-    out.println("Embedded API server listening on " + server.url() + " (plain HTTP, no authentication)");
+    out.println("Embedded API server listening on " + server.url() + " (the kubeconfig's token is cluster-admin)");
     out.println("  kubeconfig   " + kubeconfigOut.toAbsolutePath());
     out.println("  webhooks     service " + operatorNamespace + "/" + webhookServiceName + " -> " + endpoints);
     out.println("  runtimes     " + (empty ? "none (--empty)" : String.join(", ", cluster.runtimes())));

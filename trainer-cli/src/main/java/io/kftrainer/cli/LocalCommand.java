@@ -170,11 +170,12 @@ public final class LocalCommand implements Callable<Integer> {
   private void printBanner(LocalMode local, long millis) {
     PrintWriter out = streams.out();
     out.println("Kubeflow Trainer is running locally (started in " + millis + " ms):");
-    out.println("  API server   " + local.url() + " (plain HTTP, no authentication)");
+    out.println("  API server   " + local.url() + " (the kubeconfig's token is cluster-admin: keep it private)");
     out.println("  runtimes     " + String.join(", ", local.runtimes()));
     out.println("  kubeconfig   " + local.kubeconfig());
     local.executor().ifPresentOrElse(
-        e -> out.println("  pods         run as processes of this machine, under " + e.runDir()),
+        e -> out.println("  pods         run as processes of this machine, under " + e.runDir() + ", "
+            + e.containment()),
         () -> out.println("  pods         not run (--no-execute)"));
     out.println();
     out.println("Use it with kubectl:");

@@ -57,11 +57,12 @@ class BadInputTest {
     new CommandLine(command).parseArgs("--port=0", "--no-execute", "--kubeconfig-out=" + dir.resolve("kubeconfig"),
         "--plugins-dir=" + dir.resolve("no-plugins"));
     try (LocalMode local = command.start()) {
-      HttpClient http = HttpClient.newHttpClient();
+      HttpClient http = HttpClient.newBuilder().sslContext(local.apiServer().trustingSslContext()).build();
+      String token = local.apiServer().bearerToken();
       for (MalformedInputs.Case input : cases) {
         Outcome rendered = render(input, problems);
         renderCounts.merge(rendered, 1, Integer::sum);
-        Outcome sent = send(http, local.url(), input, true, problems);
+        Outcome sent = send(http, local.url(), token, input, true, problems);
         httpCounts.merge(sent, 1, Integer::sum);
         if (sent != Outcome.ACCEPTED) {
           rejectedByServer.add(input);
@@ -74,7 +75,7 @@ class BadInputTest {
       // the rejected ones once more, for real this time: nothing of them may be stored, and the operator builds
       // nothing for them (the accepted ones stay dry runs: see the open defect in the README's Reliability)
       for (MalformedInputs.Case rejected : rejectedByServer) {
-        assertThat(send(http, local.url(), rejected, false, problems)).as(rejected.toString())
+        assertThat(send(http, local.url(), token, rejected, false, problems)).as(rejected.toString())
             .isNotEqualTo(Outcome.ACCEPTED);
       }
       for (MalformedInputs.Case rejected : rejectedByServer) {
@@ -116,13 +117,14 @@ class BadInputTest {
     return Outcome.REJECTED_NAMING_FIELD;
   }
 
-  private static Outcome send(HttpClient http, String server, MalformedInputs.Case input, boolean dryRun,
+  private static Outcome send(HttpClient http, String server, String token, MalformedInputs.Case input, boolean dryRun,
       List<String> problems) throws Exception {
     String resource = input.kind().equals("TrainJob") ? "trainjobs" : "trainingruntimes";
     HttpRequest request = HttpRequest.newBuilder(
             URI.create(server + "/apis/trainer.kubeflow.org/v1alpha1/namespaces/default/" + resource
                 + (dryRun ? "?dryRun=All" : "")))
         .header("Content-Type", "application/json")
+        .header("Authorization", "Bearer " + token)
         .POST(HttpRequest.BodyPublishers.ofString(input.text()))
         .build();
     HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());

@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
@@ -55,13 +56,19 @@ final class Kubelet {
   private final ContainerEnv containerEnv;
   private final ProjectedVolumes projected;
   private final Path rshAgent;
+  private final Containment containment;
+  private final LogClock logClock = new LogClock(java.time.Clock.systemUTC());
   private final Map<String, PodRun> runs = new ConcurrentHashMap<>();
+  /** Pods being killed, by lineage: a replacement waits until its predecessor's processes are gone. */
+  private final Map<String, CompletableFuture<Void>> terminating = new ConcurrentHashMap<>();
   private final Map<String, String> lastPhase = new LinkedHashMap<>();
   private final Set<String> unschedulable = new HashSet<>();
 
   Kubelet(KubernetesClient client, Store<Pod> pods, WorkQueue queue, Path runDir, int maxPods,
-      Consumer<String> progress, EventRecorder events, HostTable hosts, PortTable ports, Path rshAgent) {
+      Consumer<String> progress, EventRecorder events, HostTable hosts, PortTable ports, Path rshAgent,
+      Containment containment) {
     this.client = client;
+    this.containment = containment;
     this.pods = pods;
     this.queue = queue;
     this.runDir = runDir;
@@ -100,6 +107,12 @@ final class Kubelet {
     if ("Succeeded".equals(phase) || "Failed".equals(phase)) {
       return;
     }
+    CompletableFuture<Void> predecessor = terminating.get(lineage(pod));
+    if (predecessor != null && !predecessor.isDone()) {
+      // as on a node, where a Job's replacement pod cannot run beside the old one's processes
+      predecessor.whenComplete((v, e) -> queue.add(key));
+      return;
+    }
     long active = runs.values().stream().filter(r -> !r.finished()).count();
     if (active >= maxPods) {
       if (unschedulable.add(id)) {
@@ -117,12 +130,14 @@ final class Kubelet {
   }
 
   private void start(String id, Pod pod) {
-    Path podDir = runDir.resolve(pod.getMetadata().getNamespace()).resolve("pods").resolve(pod.getMetadata().getName());
+    // names the API server validated; checked again as the kubelet does, so that no object can name a path outside
+    Path podDir = PodPaths.within(PodPaths.within(runDir, pod.getMetadata().getNamespace(), "namespace")
+        .resolve("pods"), pod.getMetadata().getName(), "pod name");
     List<String> initNames = Optional.ofNullable(pod.getSpec().getInitContainers()).orElse(List.of()).stream()
         .map(Container::getName).toList();
     List<String> names = pod.getSpec().getContainers().stream().map(Container::getName).toList();
     boolean onFailure = "OnFailure".equals(pod.getSpec().getRestartPolicy());
-    PodRun run = new PodRun(id, podDir.resolve("logs"), initNames, names, onFailure,
+    PodRun run = new PodRun(containment, logClock, id, podDir.resolve("logs"), initNames, names, onFailure,
         () -> queue.add(new WorkQueue.Key(CONTROLLER, pod.getMetadata().getNamespace(), pod.getMetadata().getName())),
         event -> {
           String[] parts = event.split(" ", 3);
@@ -131,6 +146,7 @@ final class Kubelet {
     run.podUid = pod.getMetadata().getUid();
     run.podIp = podIp(pod);
     run.group = group(pod);
+    run.lineage = lineage(pod);
     run.startTime = Instant.now();
     runs.put(id, run);
     events.pod(pod, "Normal", "Scheduled", "Successfully assigned " + id + " to " + NODE_NAME);
@@ -156,6 +172,7 @@ final class Kubelet {
     }
     PodVolumes volumes;
     try {
+      PodPaths.createPrivateDirectories(podDir);
       volumes = PodVolumes.create(client, pod, runDir, podDir, projected, run.podIp);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -183,6 +200,11 @@ final class Kubelet {
     base.put("PATH", IMAGE_PATH);
     base.put("HOME", podDir.resolve("home").toString());
     base.put("HOSTNAME", Optional.ofNullable(pod.getSpec().getHostname()).orElse(pod.getMetadata().getName()));
+    // a temporary directory per container, as a container's own /tmp: with a PID namespace per container, pids
+    // repeat across pods, and what names its files by pid under /tmp (OpenMPI's and PMIx's session directories,
+    // /tmp/ompi.HOST.UID/pid.PID) would collide between two launchers
+    Path tmp = podDir.resolve("tmp").resolve(name);
+    base.put("TMPDIR", tmp.toString());
     base.put("OMPI_MCA_plm_rsh_agent", rshAgent.toString());
     base.put("I_MPI_HYDRA_BOOTSTRAP", "rsh");
     base.put("I_MPI_HYDRA_BOOTSTRAP_EXEC", rshAgent.toString());
@@ -202,6 +224,7 @@ final class Kubelet {
         : Path.of(rewriter.rewrite(container.getWorkingDir()));
     try {
       java.nio.file.Files.createDirectories(podDir.resolve("home"));
+      java.nio.file.Files.createDirectories(tmp);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -211,11 +234,20 @@ final class Kubelet {
   private void stop(String id, PodRun run) {
     runs.remove(id);
     projected.forget(id);
-    Thread t = new Thread(() -> run.kill(2000), "kill-" + id);
+    CompletableFuture<Void> killed = new CompletableFuture<>();
+    terminating.merge(run.lineage, killed, CompletableFuture::allOf);
+    Thread t = new Thread(() -> {
+      try {
+        run.kill(2000);
+      } finally {
+        killed.complete(null);
+        terminating.computeIfPresent(run.lineage, (k, f) -> f.isDone() ? null : f);
+        startWaiting();
+      }
+    }, "kill-" + id);
     t.setDaemon(true);
     t.start();
     progress.accept("pod " + id + ": deleted, processes stopped");
-    startWaiting();
   }
 
   /** A slot is free: start the pods that wait for one, oldest first. */
@@ -227,11 +259,17 @@ final class Kubelet {
             p.getMetadata().getName())));
   }
 
-  /** Ends every pod's processes (local mode stops). */
+  /** Ends every pod's processes (local mode stops): all at once, SIGKILL after a second. */
   void stopAll() {
     projected.close();
-    runs.values().forEach(r -> r.kill(1000));
+    List<PodRun> all = new ArrayList<>(runs.values());
     runs.clear();
+    all.forEach(PodRun::terminate);
+    long deadline = System.currentTimeMillis() + 1000;
+    all.forEach(r -> r.awaitExit(deadline));
+    all.forEach(PodRun::killNow);
+    terminating.values().forEach(f -> f.join());
+    logClock.close();
   }
 
   private void writeStatus(Pod pod, PodRun run) {
@@ -317,6 +355,13 @@ final class Kubelet {
     return hosts.addressOf(pod.getMetadata().getNamespace(), hostname, pod.getSpec().getSubdomain());
   }
 
+  /** A pod and the pods that replace it: those of one Job (or the pod itself, a bare pod recreated by name). */
+  private static String lineage(Pod pod) {
+    Map<String, String> labels = Optional.ofNullable(pod.getMetadata().getLabels()).orElse(Map.of());
+    String job = labels.getOrDefault(Names.JOB_NAME, labels.get(Names.LEGACY_JOB_NAME));
+    return pod.getMetadata().getNamespace() + "/" + (job != null ? "job/" + job : "pod/" + pod.getMetadata().getName());
+  }
+
   /** Pods that reach each other share ports: those of one JobSet, else the pod alone. */
   private static String group(Pod pod) {
     Map<String, String> labels = Optional.ofNullable(pod.getMetadata().getLabels()).orElse(Map.of());
@@ -341,7 +386,18 @@ final class Kubelet {
     return Optional.ofNullable(runs.get(namespace + "/" + pod));
   }
 
-  Path logFile(String namespace, String pod, String container) {
-    return runDir.resolve(namespace).resolve("pods").resolve(pod).resolve("logs").resolve(container + ".log");
+  /** The log of a container; null when the names would lead outside the run directory. */
+  ContainerLog log(String namespace, String pod, String container, boolean previous) {
+    try {
+      Path logs = PodPaths.within(runDir, namespace + "/pods/" + pod + "/logs", "log");
+      PodPaths.within(logs, container + ".log", "log");
+      return ContainerLog.of(logs, container, previous);
+    } catch (ContainerEnv.ConfigError e) {
+      return null;
+    }
+  }
+
+  String containment() {
+    return containment.describe();
   }
 }

@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -28,13 +29,36 @@ import java.util.function.Function;
  */
 public final class LocalExecutor implements AutoCloseable {
 
-  /** How the executor runs: where pods' directories go, how many pods run at once, where progress lines go. */
-  public record Options(Path runDir, int maxPods, Consumer<String> progress) {
+  /**
+   * How the executor runs: where pods' directories go, how many pods run at once, where progress lines go, and how
+   * a container's processes are kept together ({@link Isolation}).
+   */
+  public record Options(Path runDir, int maxPods, Consumer<String> progress, Isolation isolation) {
     public Options {
       if (maxPods < 1) {
         throw new IllegalArgumentException("maxPods must be at least 1, got " + maxPods);
       }
+      java.util.Objects.requireNonNull(isolation, "isolation");
     }
+
+    public Options(Path runDir, int maxPods, Consumer<String> progress) {
+      this(runDir, maxPods, progress, Isolation.AUTO);
+    }
+  }
+
+  /** What makes a container all its descendants: see docs/local.md, "Processes". */
+  public enum Isolation {
+    /** A PID namespace per container if bubblewrap works here, else process groups. */
+    AUTO,
+    /** A PID namespace per container (bubblewrap); start fails if it does not work here. */
+    PID_NAMESPACE,
+    /** A process group per container: the fallback, which SIGKILL of local and setsid daemons escape. */
+    PROCESS_GROUP
+  }
+
+  /** What {@code kubectl logs} asks for: {@code PodLogOptions} less what the API server applies itself. */
+  public record LogOptions(boolean follow, Integer tailLines, Instant sinceTime, boolean timestamps,
+      boolean previous) {
   }
 
   private final KubernetesClient client;
@@ -55,7 +79,9 @@ public final class LocalExecutor implements AutoCloseable {
   /** Starts the informers and controllers; returns once their caches are synced. */
   public LocalExecutor start() {
     try {
-      Files.createDirectories(options.runDir());
+      // the run directory holds the pods' Secrets and logs: private to the user who runs local
+      PodPaths.createPrivateDirectories(options.runDir());
+      PodPaths.makePrivate(options.runDir());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -67,7 +93,7 @@ public final class LocalExecutor implements AutoCloseable {
         options.progress());
     JobController jobController = new JobController(client, jobs.getStore(), pods.getStore(), events);
     kubelet = new Kubelet(client, pods.getStore(), queue, options.runDir(), options.maxPods(), options.progress(),
-        events, new HostTable(), new PortTable(), writeRshAgent(options.runDir()));
+        events, new HostTable(), new PortTable(), writeRshAgent(options.runDir()), containment(options.isolation()));
     queue.register(JobSetController.CONTROLLER, jobSetController::reconcile);
     queue.register(JobController.CONTROLLER, jobController::reconcile);
     queue.register(Kubelet.CONTROLLER, kubelet::reconcile);
@@ -89,30 +115,49 @@ public final class LocalExecutor implements AutoCloseable {
     return this;
   }
 
+  /** How containers are kept together here, in words (for the banner); null before {@link #start}. */
+  public String containment() {
+    return kubelet == null ? null : kubelet.containment();
+  }
+
   /**
    * The captured output of a container, for {@code kubectl logs}: the shape of
    * {@code io.kftrainer.apiserver.PodLogSource#open}. Empty when this executor has no such pod or container.
-   * With {@code follow}, the stream ends when the container's process ends; {@code tailLines} starts that many
-   * lines before the end.
+   * With {@code follow}, the stream ends when the container's process ends.
+   *
+   * @throws IllegalArgumentException with the kubelet's message when {@code previous} is asked of a container that
+   *                                  has not restarted
    */
-  public Optional<InputStream> openLog(String namespace, String pod, String container, boolean follow,
-      Integer tailLines) {
+  public Optional<InputStream> openLog(String namespace, String pod, String container, LogOptions options) {
     Optional<PodRun> run = kubelet == null ? Optional.empty() : kubelet.run(namespace, pod);
-    Path file = kubelet == null ? null : kubelet.logFile(namespace, pod, container);
-    if (file == null || run.isEmpty() && !Files.exists(file)
-        || run.isPresent() && !run.get().states().containsKey(container)) {
+    if (kubelet == null || run.isPresent() && !run.get().states().containsKey(container)) {
       return Optional.empty();
     }
+    ContainerLog log = kubelet.log(namespace, pod, container, options.previous());
+    if (log == null || run.isEmpty() && !Files.exists(kubelet.log(namespace, pod, container, false).file)) {
+      return Optional.empty();
+    }
+    if (options.previous() && !Files.exists(log.file)) {
+      throw new IllegalArgumentException("previous terminated container \"" + container + "\" in pod \"" + pod
+          + "\" not found");
+    }
     try {
-      if (!Files.exists(file)) {
-        Files.createDirectories(file.getParent());
-        Files.createFile(file);
+      if (!Files.exists(log.file)) {
+        Files.createDirectories(log.file.getParent());
+        Files.createFile(log.file);
       }
-      return Optional.of(new LogStream(file, tailLines,
-          follow ? () -> run.map(r -> r.isRunning(container)).orElse(false) : () -> false));
+      return Optional.of(new LogStream(log, options.tailLines(), options.sinceTime(), options.timestamps(),
+          options.follow() && !options.previous() ? () -> run.map(r -> r.isRunning(container)).orElse(false)
+              : () -> false));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /** {@link #openLog(String, String, String, LogOptions)} with only follow and tailLines. */
+  public Optional<InputStream> openLog(String namespace, String pod, String container, boolean follow,
+      Integer tailLines) {
+    return openLog(namespace, pod, container, new LogOptions(follow, tailLines, null, false, false));
   }
 
   @Override
@@ -122,6 +167,20 @@ public final class LocalExecutor implements AutoCloseable {
     if (kubelet != null) {
       kubelet.stopAll();
     }
+  }
+
+  private static Containment containment(Isolation isolation) {
+    return switch (isolation) {
+      case AUTO -> Containment.detect();
+      case PROCESS_GROUP -> new Containment.ProcessGroup();
+      case PID_NAMESPACE -> {
+        Containment detected = Containment.detect();
+        if (!(detected instanceof Containment.PidNamespace)) {
+          throw new IllegalStateException("bubblewrap cannot create a PID namespace here: see the warning above");
+        }
+        yield detected;
+      }
+    };
   }
 
   private <T extends HasMetadata> ResourceEventHandler<T> handler(Function<T, List<WorkQueue.Key>> keys) {

@@ -16,9 +16,10 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * The processes of one pod: init containers one after the other, then every container at once, each as its own
- * process group ({@code setsid}) with stdout and stderr in {@code logs/<container>.log}. {@link #kill} ends every
- * process group. Restart policy {@code OnFailure} restarts a failed container after a back-off of 1, 2, 4... s
+ * The processes of one pod: init containers one after the other, then every container at once, each contained as
+ * {@link Containment} says (a container is all its descendants) with stdout and stderr in
+ * {@code logs/<container>.log}. A container's end, reported in its status, comes only once all its processes are
+ * gone, so nothing replaces a pod while the old one's processes live. {@link #kill} ends every container. Restart policy {@code OnFailure} restarts a failed container after a back-off of 1, 2, 4... s
  * (at most 30 s; a node's kubelet starts at 10 s). State is read by the executor's thread, written by this run's
  * threads: every change calls {@code onChange}.
  */
@@ -39,6 +40,7 @@ final class PodRun {
     volatile String message;
     volatile int restartCount;
     volatile Process process;
+    volatile Containment.Container contained;
 
     State(String name, boolean init) {
       this.name = name;
@@ -70,6 +72,8 @@ final class PodRun {
   private static final int LAST_LINES = 20;
   private static final int MAX_MESSAGE = 2048;
 
+  private final Containment containment;
+  private final LogClock logClock;
   private final String podKey;
   private final Path logDir;
   private final boolean restartOnFailure;
@@ -81,12 +85,15 @@ final class PodRun {
   volatile String podUid;
   volatile String podIp;
   volatile String group;
+  volatile String lineage;
   /** Set by the kubelet's thread once it has seen the pod finish. */
   boolean finishSeen;
   volatile Instant startTime;
 
-  PodRun(String podKey, Path logDir, List<String> initNames, List<String> names, boolean restartOnFailure,
-      Runnable onChange, Consumer<String> events) {
+  PodRun(Containment containment, LogClock logClock, String podKey, Path logDir, List<String> initNames,
+      List<String> names, boolean restartOnFailure, Runnable onChange, Consumer<String> events) {
+    this.containment = containment;
+    this.logClock = logClock;
     this.podKey = podKey;
     this.logDir = logDir;
     this.restartOnFailure = restartOnFailure;
@@ -118,10 +125,6 @@ final class PodRun {
 
   Map<String, State> states() {
     return states;
-  }
-
-  Path logFile(String container) {
-    return logDir.resolve(container + ".log");
   }
 
   boolean isRunning(String container) {
@@ -223,26 +226,30 @@ final class PodRun {
       if (killed) {
         return code;
       }
+      try {
+        ContainerLog.of(logDir, state.name, false).rotate(); // kubectl logs --previous
+      } catch (IOException e) {
+        events.accept("Warning Failed Cannot keep the previous log of container " + state.name + ": " + e);
+      }
       state.restartCount++;
       state.exitCode = null;
       state.process = null;
+      state.contained = null;
       onChange.run();
     }
   }
 
   private int runOnce(State state, Launch launch) {
-    Path log = logFile(state.name);
+    ContainerLog log = ContainerLog.of(logDir, state.name, false);
     if (launch.argv().isEmpty()) {
       finish(state, 128, "StartError", "the local executor runs no image entrypoint: container \"" + state.name
           + "\" of image \"" + launch.container().getImage() + "\" needs a command");
       events.accept("Warning Failed Error: " + state.message);
       return 128;
     }
-    List<String> command = new ArrayList<>();
-    command.add("setsid");
-    command.addAll(launch.argv());
-    ProcessBuilder builder = new ProcessBuilder(command).directory(launch.workingDir().toFile())
-        .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+    ProcessBuilder builder = new ProcessBuilder(containment.command(launch.argv(), launch.workingDir()))
+        .directory(launch.workingDir().toFile()).redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.file.toFile()));
     builder.environment().clear();
     builder.environment().putAll(launch.env());
     try {
@@ -251,8 +258,10 @@ final class PodRun {
         if (killed) {
           return 137;
         }
+        logClock.watch(log);
         state.startedAt = Instant.now();
         state.process = builder.start();
+        state.contained = containment.started(state.process);
       }
     } catch (IOException e) {
       finish(state, 128, "StartError", e.getMessage());
@@ -268,9 +277,12 @@ final class PodRun {
       Thread.currentThread().interrupt();
       code = 137;
     }
+    state.contained.reap(); // whatever the main process started ends with it, as a cgroup's processes do
+    logClock.forget(log);
     // a process killed by a signal reports 128 + signal, as a container runtime does
     boolean ok = code == 0;
-    finish(state, code, ok ? "Completed" : killed ? "Error" : "Error", ok ? null : lastLines(log));
+    finish(state, code, ok ? "Completed" : "Error", ok ? null : ContainerLog.tail(log.file, LAST_LINES,
+        MAX_MESSAGE));
     if (!ok && !killed) {
       events.accept("Warning Failed Container " + state.name + " exited with code " + code);
     }
@@ -285,49 +297,41 @@ final class PodRun {
     onChange.run();
   }
 
-  /** Ends every process group of the pod: SIGTERM, then SIGKILL after {@code graceMillis}. */
+  /** Ends every container of the pod: SIGTERM, then SIGKILL after {@code graceMillis}; returns once all are gone. */
   void kill(long graceMillis) {
+    terminate();
+    awaitExit(System.currentTimeMillis() + graceMillis);
+    killNow();
+  }
+
+  /** SIGTERM to every process of the pod; no container starts after this. */
+  void terminate() {
     synchronized (this) {
       killed = true;
     }
-    List<Process> processes = states.values().stream().map(s -> s.process).filter(p -> p != null && p.isAlive())
-        .toList();
-    processes.forEach(p -> signalGroup(p, "TERM"));
-    long deadline = System.currentTimeMillis() + graceMillis;
-    for (Process p : processes) {
+    states.values().stream().map(s -> s.contained).filter(c -> c != null).forEach(Containment.Container::terminate);
+  }
+
+  /** Waits until every container's main process has exited, or the deadline. */
+  void awaitExit(long deadlineMillis) {
+    for (State state : states.values()) {
+      Process p = state.process;
       try {
-        p.waitFor(Math.max(1, deadline - System.currentTimeMillis()), java.util.concurrent.TimeUnit.MILLISECONDS);
+        if (p != null) {
+          p.waitFor(Math.max(1, deadlineMillis - System.currentTimeMillis()),
+              java.util.concurrent.TimeUnit.MILLISECONDS);
+        }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
     }
-    processes.forEach(p -> signalGroup(p, "KILL"));
   }
 
-  private static void signalGroup(Process process, String signal) {
-    // setsid made the process the leader of its own group: its pid is the group id
-    try {
-      new ProcessBuilder("kill", "-" + signal, "--", "-" + process.pid()).redirectErrorStream(true)
-          .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
-    } catch (IOException e) {
-      process.descendants().forEach(ProcessHandle::destroyForcibly);
-      process.destroyForcibly();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+  /** SIGKILL to every process of the pod; returns once they are gone. */
+  void killNow() {
+    synchronized (this) {
+      killed = true;
     }
-  }
-
-  /** The last lines of a failed container's output, as {@code terminationMessagePolicy: FallbackToLogsOnError}. */
-  static String lastLines(Path log) {
-    try {
-      if (!Files.exists(log)) {
-        return "";
-      }
-      List<String> lines = Files.readAllLines(log, java.nio.charset.StandardCharsets.UTF_8);
-      String text = String.join("\n", lines.subList(Math.max(0, lines.size() - LAST_LINES), lines.size()));
-      return text.length() > MAX_MESSAGE ? text.substring(text.length() - MAX_MESSAGE) : text;
-    } catch (IOException | java.io.UncheckedIOException e) {
-      return "";
-    }
+    states.values().stream().map(s -> s.contained).filter(c -> c != null).forEach(Containment.Container::kill);
   }
 }

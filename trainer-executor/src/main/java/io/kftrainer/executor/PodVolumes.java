@@ -24,7 +24,8 @@ import java.util.Optional;
  * ({@code <run>/<ns>/pods/<pod>/volumes/<name>}), a PVC per namespace and claim
  * ({@code <run>/<ns>/pvc/<claim>}, so initializers and trainers share it), {@code configMap} and {@code secret}
  * written as files, {@code projected} ones by {@link ProjectedVolumes}, {@code hostPath} as is. {@link #mounts}
- * maps each mount path of a container to its directory.
+ * maps each mount path of a container to its directory. Every path built from object data stays inside its
+ * directory ({@link PodPaths#within}); files get the pod's {@code defaultMode} and {@code items[].mode}.
  */
 final class PodVolumes {
 
@@ -45,19 +46,20 @@ final class PodVolumes {
     for (Volume volume : Optional.ofNullable(pod.getSpec().getVolumes()).orElse(List.of())) {
       Path dir;
       if (volume.getPersistentVolumeClaim() != null) {
-        dir = runDir.resolve(ns).resolve("pvc").resolve(volume.getPersistentVolumeClaim().getClaimName());
-        Files.createDirectories(dir);
+        dir = PodPaths.within(PodPaths.within(runDir, ns, "namespace").resolve("pvc"),
+            volume.getPersistentVolumeClaim().getClaimName(), "persistentVolumeClaim.claimName");
+        PodPaths.createPrivateDirectories(dir);
       } else if (volume.getHostPath() != null) {
         dir = Path.of(volume.getHostPath().getPath());
       } else {
-        dir = podDir.resolve("volumes").resolve(volume.getName());
-        Files.createDirectories(dir);
+        dir = PodPaths.within(podDir.resolve("volumes"), volume.getName(), "volume name");
+        PodPaths.createPrivateDirectories(dir);
         if (volume.getConfigMap() != null) {
           write(dir, configMapData(client, ns, volume.getConfigMap().getName(), volume.getConfigMap().getOptional()),
-              volume.getConfigMap().getItems());
+              volume.getConfigMap().getItems(), volume.getConfigMap().getDefaultMode());
         } else if (volume.getSecret() != null) {
           write(dir, secretData(client, ns, volume.getSecret().getSecretName(), volume.getSecret().getOptional()),
-              volume.getSecret().getItems());
+              volume.getSecret().getItems(), volume.getSecret().getDefaultMode());
         } else if (volume.getProjected() != null && projected != null) {
           projected.write(ns + "/" + pod.getMetadata().getName(), pod, podIp, volume.getProjected(), dir);
         }
@@ -67,7 +69,12 @@ final class PodVolumes {
     return volumes;
   }
 
-  /** Mount path to directory, for the container's volume mounts. */
+  /**
+   * Mount path to directory, for the container's volume mounts.
+   *
+   * @throws ContainerEnv.ConfigError a {@code subPath} that leaves its volume (the kubelet's
+   *     {@code CreateContainerConfigError})
+   */
   Map<String, String> mounts(Container container) {
     Map<String, String> mounts = new LinkedHashMap<>();
     for (VolumeMount mount : Optional.ofNullable(container.getVolumeMounts()).orElse(List.of())) {
@@ -76,9 +83,9 @@ final class PodVolumes {
         continue;
       }
       if (mount.getSubPath() != null && !mount.getSubPath().isEmpty()) {
-        dir = dir.resolve(mount.getSubPath());
+        dir = PodPaths.within(dir, mount.getSubPath(), "subPath");
         try {
-          Files.createDirectories(dir.getParent());
+          PodPaths.createPrivateDirectories(dir.getParent());
         } catch (IOException e) {
           throw new java.io.UncheckedIOException(e);
         }
@@ -117,19 +124,24 @@ final class PodVolumes {
     return data;
   }
 
-  static void write(Path dir, Map<String, byte[]> data, List<KeyToPath> items) throws IOException {
+  /**
+   * Writes {@code data} into {@code dir}: every key as a file, or only {@code items}, each at its path, with its
+   * mode, else {@code defaultMode}, else 0644.
+   */
+  static void write(Path dir, Map<String, byte[]> data, List<KeyToPath> items, Integer defaultMode)
+      throws IOException {
+    int mode = defaultMode != null ? defaultMode : PodPaths.DEFAULT_FILE_MODE;
     if (items == null || items.isEmpty()) {
       for (Map.Entry<String, byte[]> e : data.entrySet()) {
-        Files.write(dir.resolve(e.getKey()), e.getValue());
+        PodPaths.write(PodPaths.within(dir, e.getKey(), "key"), e.getValue(), mode);
       }
       return;
     }
     for (KeyToPath item : items) {
       byte[] value = data.get(item.getKey());
       if (value != null) {
-        Path file = dir.resolve(item.getPath());
-        Files.createDirectories(file.getParent());
-        Files.write(file, value);
+        PodPaths.write(PodPaths.within(dir, item.getPath(), "items[].path"), value,
+            item.getMode() != null ? item.getMode() : mode);
       }
     }
   }

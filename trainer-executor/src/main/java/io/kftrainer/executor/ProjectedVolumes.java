@@ -67,27 +67,29 @@ final class ProjectedVolumes implements AutoCloseable {
    */
   void write(String podId, Pod pod, String podIp, ProjectedVolumeSource source, Path dir) throws IOException {
     String namespace = pod.getMetadata().getNamespace();
+    Integer mode = source.getDefaultMode();
     for (VolumeProjection projection : Optional.ofNullable(source.getSources()).orElse(List.of())) {
       if (projection.getServiceAccountToken() != null) {
         ServiceAccountTokenProjection token = projection.getServiceAccountToken();
-        Path file = dir.resolve(token.getPath());
+        Path file = PodPaths.within(dir, token.getPath(), "serviceAccountToken.path");
         Duration lifetime = writeToken(pod, token, file);
         schedule(podId, pod, token, file, lifetime);
       } else if (projection.getConfigMap() != null) {
         PodVolumes.write(dir, PodVolumes.configMapData(client, namespace, projection.getConfigMap().getName(),
-            projection.getConfigMap().getOptional()), projection.getConfigMap().getItems());
+            projection.getConfigMap().getOptional()), projection.getConfigMap().getItems(), mode);
       } else if (projection.getSecret() != null) {
         PodVolumes.write(dir, PodVolumes.secretData(client, namespace, projection.getSecret().getName(),
-            projection.getSecret().getOptional()), projection.getSecret().getItems());
+            projection.getSecret().getOptional()), projection.getSecret().getItems(), mode);
       } else if (projection.getDownwardAPI() != null) {
         for (DownwardAPIVolumeFile item : Optional.ofNullable(projection.getDownwardAPI().getItems())
             .orElse(List.<DownwardAPIVolumeFile>of())) {
           if (item.getFieldRef() == null) {
             throw new ContainerEnv.ConfigError("downwardAPI item " + item.getPath() + ": only fieldRef is supported");
           }
-          Path file = dir.resolve(item.getPath());
-          Files.createDirectories(file.getParent());
-          Files.writeString(file, ContainerEnv.field(pod, podIp, item.getFieldRef().getFieldPath()));
+          PodPaths.write(PodPaths.within(dir, item.getPath(), "downwardAPI.items[].path"),
+              ContainerEnv.field(pod, podIp, item.getFieldRef().getFieldPath())
+                  .getBytes(java.nio.charset.StandardCharsets.UTF_8),
+              item.getMode() != null ? item.getMode() : mode != null ? mode : PodPaths.DEFAULT_FILE_MODE);
         }
       }
     }
@@ -128,9 +130,9 @@ final class ProjectedVolumes implements AutoCloseable {
           + (e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage()
               : "HTTP " + e.getCode()));
     }
-    Files.createDirectories(file.getParent());
     Path partial = file.resolveSibling("." + file.getFileName() + ".partial");
-    Files.writeString(partial, answer.getStatus().getToken());
+    // the token is a credential: readable by the user only, whatever defaultMode says (the pod runs as this user)
+    PodPaths.write(partial, answer.getStatus().getToken().getBytes(java.nio.charset.StandardCharsets.UTF_8), 0600);
     Files.move(partial, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     Instant expires = Instant.parse(answer.getStatus().getExpirationTimestamp());
     return Duration.between(clock.instant(), expires);

@@ -7,13 +7,12 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kftrainer.api.jobset.v1alpha2.JobSet;
 import io.kftrainer.apiserver.EmbeddedApiServer;
 import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Stopping the executor (local mode stops) ends every process group it started. */
+/** Stopping the executor (local mode stops) ends every process it started. */
 class ExecutorCloseTest {
 
   @TempDir
@@ -21,7 +20,7 @@ class ExecutorCloseTest {
 
   @Test
   void closingTheExecutorLeavesNoProcessBehind() throws Exception {
-    Path pidFile = runDir.resolve("child.pid");
+    String child = "forever-" + java.util.UUID.randomUUID(); // found by name: pods have PID namespaces of their own
     try (EmbeddedApiServer server = EmbeddedApiServer.start()) {
       try (InputStream crd = getClass().getClassLoader()
           .getResourceAsStream("META-INF/fabric8/jobsets.jobset.x-k8s.io-v1.yml")) {
@@ -42,16 +41,14 @@ class ExecutorCloseTest {
                   template:
                     spec:
                       containers:
-                      - {name: node, image: busybox, command: [sh, -c, 'sleep 300 & echo $! > %s; wait']}
-          """.formatted(pidFile), JobSet.class)).create();
-      await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(pidFile)
-          && !Files.readString(pidFile).isBlank());
-      long child = Long.parseLong(Files.readString(pidFile).trim());
+                      - {name: node, image: busybox, command: [bash, -c, 'bash -c "exec -a %s sleep 300" & wait']}
+          """.formatted(child), JobSet.class)).create();
+      await().atMost(Duration.ofSeconds(30)).until(() -> !ProcessLifecycleTest.processes(child).isEmpty());
 
       executor.close();
 
       await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
-          assertThat(ProcessHandle.of(child).filter(ProcessHandle::isAlive)).isEmpty());
+          assertThat(ProcessLifecycleTest.processes(child)).isEmpty());
     }
   }
 }

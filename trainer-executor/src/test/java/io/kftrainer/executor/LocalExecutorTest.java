@@ -336,8 +336,9 @@ class LocalExecutorTest {
   }
 
   @Test
-  void deletingAJobSetMidRunEndsItsProcessGroupsAndItsObjects() throws Exception {
-    Path pidFile = runDir.resolve("sleeper.pid");
+  void deletingAJobSetMidRunEndsItsProcessesAndItsObjects() throws Exception {
+    // the pod's pids are those of its PID namespace: the test finds the grandchild by its name
+    String grandchild = "sleeper-" + java.util.UUID.randomUUID();
     create("""
         apiVersion: jobset.x-k8s.io/v1alpha2
         kind: JobSet
@@ -352,16 +353,14 @@ class LocalExecutorTest {
                     containers:
                     - name: node
                       image: busybox
-                      command: [sh, -c, 'sleep 300 & echo $! > %s; wait']
-        """.formatted(pidFile));
-    await().atMost(TIMEOUT).until(() -> Files.exists(pidFile) && !Files.readString(pidFile).isBlank());
-    long grandchild = Long.parseLong(Files.readString(pidFile).trim());
-    assertThat(ProcessHandle.of(grandchild)).hasValueSatisfying(p -> assertThat(p.isAlive()).isTrue());
+                      command: [bash, -c, 'bash -c "exec -a %s sleep 300" & wait']
+        """.formatted(grandchild));
+    await().atMost(TIMEOUT).until(() -> !ProcessLifecycleTest.processes(grandchild).isEmpty());
 
     client.resources(JobSet.class).inNamespace(NS).withName("sleeper").delete();
 
     await().atMost(TIMEOUT).untilAsserted(() -> {
-      assertThat(ProcessHandle.of(grandchild).map(ProcessHandle::isAlive)).isNotEqualTo(java.util.Optional.of(true));
+      assertThat(ProcessLifecycleTest.processes(grandchild)).isEmpty();
       assertThat(client.batch().v1().jobs().inNamespace(NS).withLabel("jobset.sigs.k8s.io/jobset-name", "sleeper")
           .list().getItems()).isEmpty();
       assertThat(client.pods().inNamespace(NS).withLabel("jobset.sigs.k8s.io/jobset-name", "sleeper")
@@ -466,6 +465,71 @@ class LocalExecutorTest {
     assertThat(log(pod, "node", 2)).isEqualTo("line 4\nline 5\n");
     assertThat(executor.openLog(NS, pod, "sidecar", false, null)).isEmpty();
     assertThat(executor.openLog(NS, "no-such-pod", "node", false, null)).isEmpty();
+  }
+
+  @Test
+  void aLogIsServedWholeWithTimestampsAndARestartedContainersPreviousLogStaysReadable() throws Exception {
+    Path marker = runDir.resolve("restart-marker");
+    client.resource(client.getKubernetesSerialization().unmarshal("""
+        apiVersion: v1
+        kind: Pod
+        metadata: {name: restarter, namespace: default}
+        spec:
+          restartPolicy: OnFailure
+          containers:
+          - name: node
+            image: busybox
+            command: [sh, -c, 'head -c 20000000 /dev/zero | tr "\\0" x; echo; if [ -f %s ]; then echo second; exit 0; fi; touch %s; echo first; exit 1']
+        """.formatted(marker, marker), Pod.class)).create();
+    Pod pod = await().atMost(TIMEOUT).until(() -> client.pods().inNamespace(NS).withName("restarter").get(),
+        p -> p.getStatus() != null && "Succeeded".equals(p.getStatus().getPhase()));
+    String name = pod.getMetadata().getName();
+    assertThat(pod.getStatus().getContainerStatuses().get(0).getRestartCount()).isEqualTo(1);
+
+    String current = log(name, "node", null);
+    assertThat(current).hasSize(20_000_000 + "\nsecond\n".length()).endsWith("x\nsecond\n");
+    try (InputStream in = executor.openLog(NS, name, "node", new LocalExecutor.LogOptions(false, 1, null, false,
+        true)).orElseThrow()) {
+      assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8)).isEqualTo("first\n");
+    }
+    try (InputStream in = executor.openLog(NS, name, "node", new LocalExecutor.LogOptions(false, 2, null, true,
+        false)).orElseThrow()) {
+      String stamped = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      assertThat(stamped.lines().toList()).hasSize(2).allSatisfy(line -> assertThat(line)
+          .matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(\\.\\d+)?Z (x+|second)"));
+      java.time.Instant stamp = java.time.Instant.parse(stamped.substring(0, stamped.indexOf(' ')));
+      assertThat(stamp).isBetween(java.time.Instant.parse(pod.getStatus().getStartTime()),
+          java.time.Instant.now());
+    }
+    try (InputStream in = executor.openLog(NS, name, "node", new LocalExecutor.LogOptions(false, null,
+        java.time.Instant.now().plusSeconds(60), false, false)).orElseThrow()) {
+      assertThat(in.readAllBytes()).isEmpty();
+    }
+  }
+
+  @Test
+  void previousOfAContainerThatNeverRestartedIsTheKubeletsError() {
+    create("""
+        apiVersion: jobset.x-k8s.io/v1alpha2
+        kind: JobSet
+        metadata: {name: once}
+        spec:
+          replicatedJobs:
+          - name: node
+            template:
+              spec:
+                template:
+                  spec:
+                    containers:
+                    - {name: node, image: busybox, command: [sh, -c, 'echo once']}
+        """);
+    awaitCondition("once", "Completed");
+    String name = client.pods().inNamespace(NS).withLabel("jobset.sigs.k8s.io/jobset-name", "once").list()
+        .getItems().get(0).getMetadata().getName();
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> executor.openLog(NS, name, "node",
+        new LocalExecutor.LogOptions(false, null, null, false, true)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("previous terminated container \"node\" in pod \"" + name + "\" not found");
   }
 
   private static long runningPods(String jobSet) {

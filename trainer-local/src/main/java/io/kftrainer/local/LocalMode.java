@@ -103,8 +103,9 @@ public final class LocalMode implements AutoCloseable {
     long started = System.nanoTime();
     SchemaWarmUp.start();
     // kubectl logs: the executor's captured output, once it runs (none with --no-execute)
-    server = startServer(options, (namespace, pod, container, follow, tailLines) -> executor == null ? Optional.empty()
-        : executor.openLog(namespace, pod, container, follow, tailLines));
+    server = startServer(options, (namespace, pod, container, request) -> executor == null ? Optional.empty()
+        : executor.openLog(namespace, pod, container, new LocalExecutor.LogOptions(request.follow(),
+            request.tailLines(), request.sinceTime(), request.timestamps(), request.previous())));
     resources.add(server);
     client = server.newClient();
     LOG.info("API server listening on {} ({} ms)", server.url(), millisSince(started));

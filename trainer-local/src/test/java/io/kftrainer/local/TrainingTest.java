@@ -204,7 +204,8 @@ class TrainingTest {
 
   @Test
   void aTrainJobDeletedMidRunLeavesNoProcessBehind() throws Exception {
-    Path pidFile = dir.resolve("deleted.pid");
+    // found by name: a pod's pids are those of its own PID namespace
+    String sleeper = "deleted-" + java.util.UUID.randomUUID();
     apply("""
         apiVersion: trainer.kubeflow.org/v1alpha1
         kind: TrainJob
@@ -212,18 +213,28 @@ class TrainingTest {
         spec:
           runtimeRef: {name: torch-distributed}
           trainer:
-            command: [sh, -c, 'sleep 300 & echo $! > %s; wait']
-        """.formatted(pidFile));
-    await().atMost(TIMEOUT).until(() -> Files.exists(pidFile) && !Files.readString(pidFile).isBlank());
-    long sleeper = Long.parseLong(Files.readString(pidFile).trim());
+            command: [bash, -c, 'bash -c "exec -a %s sleep 300" & wait']
+        """.formatted(sleeper));
+    await().atMost(TIMEOUT).until(() -> !processes(sleeper).isEmpty());
 
     client.resources(TrainJob.class).inNamespace(NS).withName("deleted-mid-run").delete();
 
     await().atMost(TIMEOUT).untilAsserted(() -> {
-      assertThat(ProcessHandle.of(sleeper).filter(ProcessHandle::isAlive)).isEmpty();
+      assertThat(processes(sleeper)).isEmpty();
       assertThat(client.pods().inNamespace(NS).withLabel("jobset.sigs.k8s.io/jobset-name", "deleted-mid-run")
           .list().getItems()).isEmpty();
     });
+  }
+
+  /** The live processes whose command line starts with {@code prefix}. */
+  private static List<ProcessHandle> processes(String prefix) {
+    return ProcessHandle.allProcesses().filter(p -> {
+      try {
+        return Files.readString(Path.of("/proc", String.valueOf(p.pid()), "cmdline")).startsWith(prefix);
+      } catch (IOException | RuntimeException e) {
+        return false;
+      }
+    }).filter(ProcessHandle::isAlive).toList();
   }
 
   @Test

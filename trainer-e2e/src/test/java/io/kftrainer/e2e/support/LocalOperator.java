@@ -162,6 +162,16 @@ public final class LocalOperator implements AutoCloseable {
     return createNamespace(prefix, Map.of());
   }
 
+  /** SIGKILL of {@code local}: no shutdown hook, no cleanup; returns once it is gone. */
+  public void kill() {
+    process.kill();
+  }
+
+  /** Whether {@code local}'s output so far has a line containing {@code text}. */
+  public boolean logged(String text) {
+    return process.logged(text);
+  }
+
   /** The file the process's stdout and stderr go to. */
   public Path log() {
     return process.log();

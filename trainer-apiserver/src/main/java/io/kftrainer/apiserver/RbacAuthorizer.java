@@ -1,0 +1,208 @@
+package io.kftrainer.apiserver;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import java.util.List;
+
+/**
+ * Authorization as kube-apiserver's {@code --authorization-mode=RBAC}, over the Roles, ClusterRoles, RoleBindings and
+ * ClusterRoleBindings stored in this server, plus the bootstrap policy that matters here (hard-coded rather than
+ * stored, so that lists of ClusterRoles hold only what clients created):
+ * <ul>
+ *   <li>{@code system:masters} (the kubeconfig's admin) may do everything ({@code cluster-admin});</li>
+ *   <li>every authenticated user may read discovery, {@code /version}, the OpenAPI and the health paths
+ *   ({@code system:discovery}, {@code system:public-info-viewer}) and create self-reviews
+ *   ({@code system:basic-user});</li>
+ *   <li>ServiceAccounts may read the OIDC discovery document and JWKS
+ *   ({@code system:service-account-issuer-discovery});</li>
+ *   <li>anything else only when a binding grants it: a ServiceAccount without bindings may do nothing else, in
+ *   particular nothing on Secrets.</li>
+ * </ul>
+ * Not implemented: ClusterRole aggregation, the {@code escalate}/{@code bind} checks on writes of RBAC objects
+ * (only the admin can write them unless a binding grants that, and then it grants everything they say).
+ */
+final class RbacAuthorizer {
+
+  private static final String RBAC = "rbac.authorization.k8s.io";
+  private static final Store.Kind ROLES = new Store.Kind(RBAC, "roles");
+  private static final Store.Kind CLUSTER_ROLES = new Store.Kind(RBAC, "clusterroles");
+  private static final Store.Kind ROLE_BINDINGS = new Store.Kind(RBAC, "rolebindings");
+  private static final Store.Kind CLUSTER_ROLE_BINDINGS = new Store.Kind(RBAC, "clusterrolebindings");
+  private static final List<String> DISCOVERY = List.of("/api", "/api/*", "/apis", "/apis/*", "/openapi",
+      "/openapi/*", "/version", "/version/", "/healthz", "/livez", "/readyz");
+  private static final List<String> ISSUER_DISCOVERY = List.of(ServiceAccountTokens.DISCOVERY_PATH,
+      ServiceAccountTokens.JWKS_PATH);
+  private static final List<String> SELF_REVIEWS = List.of("selfsubjectaccessreviews", "selfsubjectrulesreviews",
+      "selfsubjectreviews");
+
+  /**
+   * What a request asks, as kube's {@code RequestInfo}: a resource request (verb, group, resource, subresource,
+   * namespace, name) or a non-resource one (verb, path).
+   */
+  record Request(String verb, String group, String resource, String subresource, String namespace, String name,
+      String path) {
+
+    static Request of(String method, ResourcePath rp, String path) {
+      if (rp == null) {
+        return new Request(method.toLowerCase(java.util.Locale.ROOT), null, null, null, null, null, path);
+      }
+      return new Request(verb(method, rp), rp.group(), rp.plural(), rp.subresource(), rp.namespace(), rp.name(),
+          null);
+    }
+
+    private static String verb(String method, ResourcePath rp) {
+      return switch (method) {
+        case "GET", "HEAD" -> rp.isWatch() ? "watch" : rp.name() == null ? "list" : "get";
+        case "POST" -> "create";
+        case "PUT" -> "update";
+        case "PATCH" -> "patch";
+        case "DELETE" -> rp.name() == null ? "deletecollection" : "delete";
+        default -> method.toLowerCase(java.util.Locale.ROOT);
+      };
+    }
+
+    boolean isResource() {
+      return path == null;
+    }
+  }
+
+  private final Store store;
+
+  RbacAuthorizer(Store store) {
+    this.store = store;
+  }
+
+  boolean allowed(Authenticator.User user, Request request) {
+    if (user.groups().contains(Authenticator.MASTERS)) {
+      return true;
+    }
+    if (!request.isResource()) {
+      if (matchesPath(DISCOVERY, request.path()) && request.verb().equals("get")) {
+        return true;
+      }
+      if (user.groups().contains("system:serviceaccounts") && matchesPath(ISSUER_DISCOVERY, request.path())
+          && request.verb().equals("get")) {
+        return true;
+      }
+    } else if (request.verb().equals("create") && SELF_REVIEWS.contains(request.resource())
+        && (request.group().equals("authorization.k8s.io") || request.group().equals("authentication.k8s.io"))) {
+      return true;
+    }
+    for (Store.Stored binding : store.list(CLUSTER_ROLE_BINDINGS, null)) {
+      if (binds(binding.object(), user) && roleAllows(binding.object().path("roleRef"), null, request)) {
+        return true;
+      }
+    }
+    if (request.isResource() && request.namespace() != null) {
+      for (Store.Stored binding : store.list(ROLE_BINDINGS, request.namespace())) {
+        if (binds(binding.object(), user)
+            && roleAllows(binding.object().path("roleRef"), request.namespace(), request)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  private static boolean binds(JsonNode binding, Authenticator.User user) {
+    for (JsonNode subject : binding.path("subjects")) {
+      String name = subject.path("name").asText();
+      boolean matches = switch (subject.path("kind").asText()) {
+        case "User" -> name.equals(user.name());
+        case "Group" -> user.groups().contains(name);
+        case "ServiceAccount" -> user.name().equals("system:serviceaccount:"
+            + subject.path("namespace").asText(binding.path("metadata").path("namespace").asText()) + ":" + name);
+        default -> false;
+      };
+      if (matches) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private boolean roleAllows(JsonNode roleRef, String bindingNamespace, Request request) {
+    String name = roleRef.path("name").asText();
+    Store.Stored role = roleRef.path("kind").asText().equals("Role") && bindingNamespace != null
+        ? store.get(ROLES, bindingNamespace, name) : store.get(CLUSTER_ROLES, null, name);
+    if (role == null) {
+      return false;
+    }
+    for (JsonNode rule : role.object().path("rules")) {
+      if (ruleAllows(rule, request)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean ruleAllows(JsonNode rule, Request request) {
+    if (!contains(rule.path("verbs"), request.verb())) {
+      return false;
+    }
+    if (!request.isResource()) {
+      for (JsonNode url : rule.path("nonResourceURLs")) {
+        if (matchesPath(List.of(url.asText()), request.path())) {
+          return true;
+        }
+      }
+      return false;
+    }
+    if (!contains(rule.path("apiGroups"), request.group())) {
+      return false;
+    }
+    String resource = request.subresource() == null ? request.resource()
+        : request.resource() + "/" + request.subresource();
+    boolean resourceMatches = false;
+    for (JsonNode candidate : rule.path("resources")) {
+      String text = candidate.asText();
+      resourceMatches |= text.equals("*") || text.equals(resource)
+          || (request.subresource() != null && text.equals("*/" + request.subresource()));
+    }
+    if (!resourceMatches) {
+      return false;
+    }
+    JsonNode names = rule.path("resourceNames");
+    return names.isEmpty() || (request.name() != null && contains(names, request.name()));
+  }
+
+  private static boolean contains(JsonNode values, String value) {
+    for (JsonNode candidate : values) {
+      if (candidate.asText().equals("*") || candidate.asText().equals(value)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean matchesPath(List<String> patterns, String path) {
+    for (String pattern : patterns) {
+      if (pattern.equals("*") || pattern.equals(path)
+          || (pattern.endsWith("*") && path.startsWith(pattern.substring(0, pattern.length() - 1)))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** kube-apiserver's 403 for {@code request} by {@code user}. */
+  static Response forbidden(Authenticator.User user, Request request) {
+    if (!request.isResource()) {
+      return Response.status(403, "Forbidden", "forbidden: User \"" + user.name() + "\" cannot "
+          + request.verb() + " path \"" + request.path() + "\"");
+    }
+    String resource = request.subresource() == null ? request.resource()
+        : request.resource() + "/" + request.subresource();
+    String qualified = request.group().isEmpty() ? request.resource() : request.resource() + "." + request.group();
+    String scope = request.namespace() == null ? " at the cluster scope"
+        : " in the namespace \"" + request.namespace() + "\"";
+    io.fabric8.kubernetes.api.model.StatusDetails details = new io.fabric8.kubernetes.api.model.StatusDetails();
+    details.setName(request.name());
+    details.setGroup(request.group());
+    details.setKind(request.resource());
+    return Response.json(403, Response.failure(403, "Forbidden", qualified
+        + (request.name() == null ? "" : " \"" + request.name() + "\"") + " is forbidden: User \"" + user.name()
+        + "\" cannot " + request.verb() + " resource \"" + resource + "\" in API group \"" + request.group() + "\""
+        + scope, details));
+  }
+}
