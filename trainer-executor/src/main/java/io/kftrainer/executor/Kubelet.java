@@ -47,6 +47,8 @@ final class Kubelet {
   private static final List<String> SSHD_STAND_IN = List.of("/bin/sh", "-c",
       "trap 'kill $! 2>/dev/null; exit 0' TERM INT; sleep infinity & wait $!");
 
+  private static final boolean RUNNING_AS_ROOT = runningAsRoot();
+
   /** The standard PATH of container images: what a command without a path finds. */
   private static final String IMAGE_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
@@ -243,6 +245,11 @@ final class Kubelet {
     // OpenMPI 4.1's shared-memory transport (vader) crashes between ranks it places on different hosts that are
     // the same machine; TCP over loopback works. A pod that sets OMPI_MCA_btl itself wins.
     base.put("OMPI_MCA_btl", "self,tcp");
+    if (RUNNING_AS_ROOT && runsAsNonRoot(pod, container)) {
+      // the container would not be root on a node, so its mpirun would not refuse to run: neither does it here
+      base.put("OMPI_ALLOW_RUN_AS_ROOT", "1");
+      base.put("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+    }
     Map<String, String> env = containerEnv.resolve(pod, container, run.podIp, base);
     env.replaceAll((k, v) -> rewriter.rewrite(v));
     // the devices are the node's to give, as the NVIDIA device plugin's: a container sees its GPUs and no other
@@ -273,6 +280,22 @@ final class Kubelet {
       throw new UncheckedIOException(e);
     }
     return new PodRun.Launch(container, rewriter.rewrite(argv), env, workingDir);
+  }
+
+  /** Whether the pod's securityContext (the container's, else the pod's) names a user other than root. */
+  private static boolean runsAsNonRoot(Pod pod, Container container) {
+    Long user = container.getSecurityContext() != null && container.getSecurityContext().getRunAsUser() != null
+        ? container.getSecurityContext().getRunAsUser()
+        : pod.getSpec().getSecurityContext() == null ? null : pod.getSpec().getSecurityContext().getRunAsUser();
+    return user != null && user != 0;
+  }
+
+  private static boolean runningAsRoot() {
+    try {
+      return Integer.valueOf(0).equals(java.nio.file.Files.getAttribute(Path.of("/proc/self"), "unix:uid"));
+    } catch (IOException | UnsupportedOperationException e) {
+      return false;
+    }
   }
 
   private void stop(String id, PodRun run) {
