@@ -279,7 +279,7 @@ final class Kubelet {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return new PodRun.Launch(container, rewriter.rewrite(argv), env, workingDir);
+    return new PodRun.Launch(container, TorchrunSpelling.rewrite(rewriter.rewrite(argv)), env, workingDir);
   }
 
   /** Whether the pod's securityContext (the container's, else the pod's) names a user other than root. */
