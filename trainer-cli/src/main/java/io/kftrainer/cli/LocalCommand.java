@@ -120,9 +120,10 @@ public final class LocalCommand implements Callable<Integer> {
       builder.requestFilter(faults);
     }
     if (!noExecute) {
+      // the GPUs first: a wrong --gpus is refused before anything is created
+      List<io.kftrainer.executor.Gpu> nodeGpus = io.kftrainer.executor.Gpu.fromOption(gpus, System.getenv("PATH"));
       builder.execute(runDir != null ? runDir : defaultRunDir(),
-          maxPods != null ? maxPods : 2 * Runtime.getRuntime().availableProcessors())
-          .gpus(io.kftrainer.executor.Gpu.fromOption(gpus, System.getenv("PATH")));
+          maxPods != null ? maxPods : 2 * Runtime.getRuntime().availableProcessors()).gpus(nodeGpus);
     }
     LocalMode local = builder.start();
     printBanner(local, (System.nanoTime() - started) / 1_000_000);
