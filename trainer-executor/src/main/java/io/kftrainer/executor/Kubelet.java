@@ -11,7 +11,10 @@ import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.PodStatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.informers.cache.Store;
+import io.kftrainer.api.jobset.v1alpha2.JobSet;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -58,7 +61,7 @@ final class Kubelet {
   private final Path runDir;
   private final NodeAllocation allocation;
   /** JobSets, to know the pods whose JobSet has ended: their lines would follow the TrainJob's end. */
-  private final Store<io.kftrainer.api.jobset.v1alpha2.JobSet> jobSets;
+  private final Store<JobSet> jobSets;
   private final Consumer<String> progress;
   private final EventRecorder events;
   private final HostTable hosts;
@@ -75,7 +78,7 @@ final class Kubelet {
   /** Pods refused by the node, with the reason last given, by namespace/name. */
   private final Map<String, String> unschedulable = new ConcurrentHashMap<>();
 
-  Kubelet(KubernetesClient client, Store<Pod> pods, Store<io.kftrainer.api.jobset.v1alpha2.JobSet> jobSets,
+  Kubelet(KubernetesClient client, Store<Pod> pods, Store<JobSet> jobSets,
       WorkQueue queue, Path runDir, NodeAllocation allocation, Consumer<String> progress, EventRecorder events,
       HostTable hosts, PortTable ports, Path rshAgent, Containment containment) {
     this.client = client;
@@ -150,9 +153,7 @@ final class Kubelet {
     }
     try {
       client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
-          .patch(io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
-              io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
-              "{\"spec\":{\"nodeName\":\"" + NODE_NAME + "\"}}");
+          .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"nodeName\":\"" + NODE_NAME + "\"}}");
     } catch (KubernetesClientException e) {
       if (e.getCode() != 404) {
         throw e;

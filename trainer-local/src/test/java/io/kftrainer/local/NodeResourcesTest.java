@@ -184,6 +184,24 @@ class NodeResourcesTest {
   }
 
   @Test
+  void torchrunsAutoProcessesPerNodeSeeThePodsGpusOnly() {
+    apply("""
+        apiVersion: trainer.kubeflow.org/v1alpha1
+        kind: TrainJob
+        metadata: {name: torch-auto}
+        spec:
+          runtimeRef: {name: torch-distributed}
+          trainer:
+            resourcesPerNode: {limits: {nvidia.com/gpu: 2}}
+            command: [sh, -c, 'echo "nproc=$PET_NPROC_PER_NODE cuda=$CUDA_VISIBLE_DEVICES"']
+        """);
+
+    awaitCondition("torch-auto", "Complete");
+
+    assertThat(log(pods("torch-auto", null).get(0))).isEqualTo("nproc=auto cuda=0,1\n");
+  }
+
+  @Test
   void aContainerAskingForNoGpuSeesNone() {
     apply("""
         apiVersion: trainer.kubeflow.org/v1alpha1
