@@ -203,6 +203,15 @@ final class TableConverter {
             }),
             age(), text("IP", ".status.podIP", "<none>").withPriority(1),
             text("Node", ".spec.nodeName", "<none>").withPriority(1));
+      case "nodes":
+        return List.of(computed("Status", "string", 0, TableConverter::nodeStatus),
+            computed("Roles", "string", 0, (o, now) -> "<none>"), age(),
+            text("Version", ".status.nodeInfo.kubeletVersion", ""),
+            computed("Internal-IP", "string", 1, (o, now) -> nodeAddress(o, "InternalIP")),
+            computed("External-IP", "string", 1, (o, now) -> nodeAddress(o, "ExternalIP")),
+            text("OS-Image", ".status.nodeInfo.osImage", "<unknown>").withPriority(1),
+            text("Kernel-Version", ".status.nodeInfo.kernelVersion", "<unknown>").withPriority(1),
+            text("Container-Runtime", ".status.nodeInfo.containerRuntimeVersion", "<unknown>").withPriority(1));
       case "services":
         return List.of(text("Type", ".spec.type", "ClusterIP"), text("Cluster-IP", ".spec.clusterIP", "<none>"),
             computed("External-IP", "string", 0, (o, now) -> "<none>"),
@@ -249,6 +258,26 @@ final class TableConverter {
       ready += cs.path("ready").asBoolean(false) ? 1 : 0;
     }
     return ready + "/" + total;
+  }
+
+  /** As kubectl prints a node's status: its Ready condition, and SchedulingDisabled when cordoned. */
+  private static Object nodeStatus(JsonNode node, Instant now) {
+    String status = "Unknown";
+    for (JsonNode c : node.path("status").path("conditions")) {
+      if (c.path("type").asText().equals("Ready")) {
+        status = c.path("status").asText().equals("True") ? "Ready" : "NotReady";
+      }
+    }
+    return node.path("spec").path("unschedulable").asBoolean(false) ? status + ",SchedulingDisabled" : status;
+  }
+
+  private static Object nodeAddress(JsonNode node, String type) {
+    for (JsonNode a : node.path("status").path("addresses")) {
+      if (a.path("type").asText().equals(type)) {
+        return a.path("address").asText();
+      }
+    }
+    return "<none>";
   }
 
   private static Object jobStatus(JsonNode job, Instant now) {

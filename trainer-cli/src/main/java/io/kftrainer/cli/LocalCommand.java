@@ -71,9 +71,14 @@ public final class LocalCommand implements Callable<Integer> {
   private boolean noExecute;
 
   @Option(names = "--max-pods", paramLabel = "N",
-      description = "Pods that run at once; the others stay Pending, reason Unschedulable (default: twice the "
-          + "number of CPUs).")
+      description = "The node's pods capacity: pods that run at once; the others stay Pending, reason "
+          + "Unschedulable (default: twice the number of CPUs).")
   private Integer maxPods;
+
+  @Option(names = "--gpus", paramLabel = "auto|none|N", defaultValue = "auto",
+      description = "The node's nvidia.com/gpu: auto asks nvidia-smi on PATH (none without it), none offers none, "
+          + "N the first N GPUs (default: ${DEFAULT-VALUE}).")
+  private String gpus;
 
   @Option(names = "--run-dir", paramLabel = "DIR",
       description = "Where pods' volumes, working directories and logs go (default: a new directory under the "
@@ -115,8 +120,10 @@ public final class LocalCommand implements Callable<Integer> {
       builder.requestFilter(faults);
     }
     if (!noExecute) {
+      // the GPUs first: a wrong --gpus is refused before anything is created
+      List<io.kftrainer.executor.Gpu> nodeGpus = io.kftrainer.executor.Gpu.fromOption(gpus, System.getenv("PATH"));
       builder.execute(runDir != null ? runDir : defaultRunDir(),
-          maxPods != null ? maxPods : 2 * Runtime.getRuntime().availableProcessors());
+          maxPods != null ? maxPods : 2 * Runtime.getRuntime().availableProcessors()).gpus(nodeGpus);
     }
     LocalMode local = builder.start();
     printBanner(local, (System.nanoTime() - started) / 1_000_000);
@@ -174,8 +181,11 @@ public final class LocalCommand implements Callable<Integer> {
     out.println("  runtimes     " + String.join(", ", local.runtimes()));
     out.println("  kubeconfig   " + local.kubeconfig());
     local.executor().ifPresentOrElse(
-        e -> out.println("  pods         run as processes of this machine, under " + e.runDir() + ", "
-            + e.containment()),
+        e -> {
+          out.println("  pods         run as processes of this machine, under " + e.runDir() + ", "
+              + e.containment());
+          out.println("  node         local: " + e.node().describe() + " (kubectl describe node local)");
+        },
         () -> out.println("  pods         not run (--no-execute)"));
     out.println();
     out.println("Use it with kubectl:");

@@ -215,6 +215,22 @@ class LocalCommandTest {
   }
 
   @Test
+  void theBannerShowsTheNodesResources() {
+    assertThat(OUT.toString()).containsPattern("\n  node         local: \\d+ CPUs?, [0-9.]+ GiB memory, (no GPU|\\d+ "
+        + "GPUs? \\(.*\\)), \\d+ pods \\(kubectl describe node local\\)\n");
+  }
+
+  @Test
+  void anInvalidGpusOptionIsRefusedNamingTheOptionBeforeAnythingStarts() {
+    LocalCommand bad = new LocalCommand(new Streams(InputStream.nullInputStream(), new PrintWriter(new StringWriter()),
+        new PrintWriter(new StringWriter())));
+    new CommandLine(bad).parseArgs("--port=0", "--gpus=all", "--kubeconfig-out=" + dir.resolve("bad-kubeconfig"));
+
+    assertThatThrownBy(bad::start).hasMessage("--gpus: Invalid value: \"all\": must be auto, none or a count");
+    assertThat(dir.resolve("bad-kubeconfig")).doesNotExist();
+  }
+
+  @Test
   void deletingATrainJobDeletesItsChildren() {
     create("short-lived", trainJob -> { });
     await().atMost(TIMEOUT).untilAsserted(() -> assertThat(jobSet("short-lived")).isPresent());

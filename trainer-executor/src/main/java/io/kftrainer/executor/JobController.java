@@ -1,6 +1,7 @@
 package io.kftrainer.executor;
 
-import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.ContainerState;
+import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -209,18 +210,17 @@ final class JobController {
         .flatMap(p -> Stream.concat(
                 Optional.ofNullable(p.getStatus().getInitContainerStatuses()).orElse(List.of()).stream(),
                 Optional.ofNullable(p.getStatus().getContainerStatuses()).orElse(List.of()).stream())
-            .filter(c -> terminatedNonZero(c) || c.getLastState() != null && c.getLastState().getTerminated() != null)
-            .filter(JobController::terminatedNonZero)
-            .map(c -> ": pod " + p.getMetadata().getName() + " container " + c.getName() + " exited with code "
-                + c.getState().getTerminated().getExitCode()
-                + Optional.ofNullable(c.getState().getTerminated().getMessage()).filter(m -> !m.isBlank())
-                    .map(m -> "; last lines:\n" + m).orElse("")))
+            .flatMap(c -> failure(c.getState()).or(() -> failure(c.getLastState())).stream()
+                .map(t -> ": pod " + p.getMetadata().getName() + " container " + c.getName() + " exited with code "
+                    + t.getExitCode() + Optional.ofNullable(t.getMessage()).filter(m -> !m.isBlank())
+                        .map(m -> "; last lines:\n" + m).orElse(""))))
         .findFirst().orElse("");
   }
 
-  private static boolean terminatedNonZero(ContainerStatus c) {
-    return c.getState() != null && c.getState().getTerminated() != null
-        && !Integer.valueOf(0).equals(c.getState().getTerminated().getExitCode());
+  /** A container's failed run: its current state, or its last one while it waits to be restarted. */
+  private static Optional<ContainerStateTerminated> failure(ContainerState state) {
+    return Optional.ofNullable(state).map(ContainerState::getTerminated)
+        .filter(t -> !Integer.valueOf(0).equals(t.getExitCode()));
   }
 
   static boolean isActive(Pod pod) {

@@ -11,14 +11,16 @@ import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.PodStatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.informers.cache.Store;
+import io.kftrainer.api.jobset.v1alpha2.JobSet;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,15 +33,24 @@ import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 /**
- * The kubelet of this machine: runs every pod it sees as local processes ({@link PodRun}), at most
- * {@code maxPods} at once (the others stay Pending, {@code PodScheduled=False}, reason {@code Unschedulable}), and
- * writes pod status (phase, conditions, podIP, container statuses with exit codes) and Events. Images are not
- * pulled: commands run with this machine's tools, and an Event says so.
+ * The kube-scheduler and kubelet of this machine's one node: admits a pod when its requests fit what is left of the
+ * node ({@link NodeAllocation}; otherwise it stays Pending, {@code PodScheduled=False}, reason
+ * {@code Unschedulable}, until a pod ends), binds it ({@code spec.nodeName}), runs it as local processes
+ * ({@link PodRun}) with its own GPUs, and writes pod status (phase, conditions, podIP, container statuses with exit
+ * codes) and Events. Images are not pulled: commands run with this machine's tools, and an Event says so.
  */
 final class Kubelet {
 
   static final String NODE_NAME = "local";
   static final String CONTROLLER = "pod";
+  /** The component that schedules pods, as Events name it. */
+  private static final String SCHEDULER = "default-scheduler";
+
+  /** What runs instead of an SSH daemon: waits until SIGTERM, then ends as a stopped daemon does (0). */
+  private static final List<String> SSHD_STAND_IN = List.of("/bin/sh", "-c",
+      "trap 'kill $! 2>/dev/null; exit 0' TERM INT; sleep infinity & wait $!");
+
+  private static final boolean RUNNING_AS_ROOT = runningAsRoot();
 
   /** The standard PATH of container images: what a command without a path finds. */
   private static final String IMAGE_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
@@ -48,7 +59,9 @@ final class Kubelet {
   private final Store<Pod> pods;
   private final WorkQueue queue;
   private final Path runDir;
-  private final int maxPods;
+  private final NodeAllocation allocation;
+  /** JobSets, to know the pods whose JobSet has ended: their lines would follow the TrainJob's end. */
+  private final Store<JobSet> jobSets;
   private final Consumer<String> progress;
   private final EventRecorder events;
   private final HostTable hosts;
@@ -62,17 +75,19 @@ final class Kubelet {
   /** Pods being killed, by lineage: a replacement waits until its predecessor's processes are gone. */
   private final Map<String, CompletableFuture<Void>> terminating = new ConcurrentHashMap<>();
   private final Map<String, String> lastPhase = new LinkedHashMap<>();
-  private final Set<String> unschedulable = new HashSet<>();
+  /** Pods refused by the node, with the reason last given, by namespace/name. */
+  private final Map<String, String> unschedulable = new ConcurrentHashMap<>();
 
-  Kubelet(KubernetesClient client, Store<Pod> pods, WorkQueue queue, Path runDir, int maxPods,
-      Consumer<String> progress, EventRecorder events, HostTable hosts, PortTable ports, Path rshAgent,
-      Containment containment) {
+  Kubelet(KubernetesClient client, Store<Pod> pods, Store<JobSet> jobSets,
+      WorkQueue queue, Path runDir, NodeAllocation allocation, Consumer<String> progress, EventRecorder events,
+      HostTable hosts, PortTable ports, Path rshAgent, Containment containment) {
     this.client = client;
     this.containment = containment;
     this.pods = pods;
     this.queue = queue;
     this.runDir = runDir;
-    this.maxPods = maxPods;
+    this.allocation = allocation;
+    this.jobSets = jobSets;
     this.progress = progress;
     this.events = events;
     this.hosts = hosts;
@@ -92,6 +107,7 @@ final class Kubelet {
       }
       if (pod == null) {
         lastPhase.remove(id);
+        unschedulable.remove(id);
       }
       return;
     }
@@ -113,23 +129,39 @@ final class Kubelet {
       predecessor.whenComplete((v, e) -> queue.add(key));
       return;
     }
-    long active = runs.values().stream().filter(r -> !r.finished()).count();
-    if (active >= maxPods) {
-      if (unschedulable.add(id)) {
+    NodeAllocation.Decision decision = allocation.admit(pod.getMetadata().getUid(), pod.getSpec());
+    if (!decision.admitted()) {
+      if (!decision.refusal().equals(unschedulable.put(id, decision.refusal()))) {
         PodStatus status = new PodStatusBuilder().withPhase("Pending").withConditions(condition("PodScheduled",
-            "False", "Unschedulable", "0/1 nodes are available: the local executor runs at most " + maxPods
-                + " pods at once (--max-pods)")).build();
+            "False", "Unschedulable", decision.refusal())).build();
         updateStatus(pod, status);
-        events.pod(pod, "Warning", "FailedScheduling", "0/1 nodes are available: the local executor runs at most "
-            + maxPods + " pods at once (--max-pods)");
+        events.record(pod, SCHEDULER, "Warning", "FailedScheduling", decision.refusal());
+        lastPhase.put(id, "Pending");
+        progress.accept("pod " + id + ": Pending (" + decision.refusal() + ")");
       }
       return;
     }
     unschedulable.remove(id);
-    start(id, pod);
+    bind(pod);
+    start(id, pod, decision.gpus());
   }
 
-  private void start(String id, Pod pod) {
+  /** What kube-scheduler's binding does: the pod names its node. */
+  private void bind(Pod pod) {
+    if (NODE_NAME.equals(pod.getSpec().getNodeName())) {
+      return;
+    }
+    try {
+      client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
+          .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"nodeName\":\"" + NODE_NAME + "\"}}");
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != 404) {
+        throw e;
+      }
+    }
+  }
+
+  private void start(String id, Pod pod, Map<String, List<Gpu>> gpus) {
     // names the API server validated; checked again as the kubelet does, so that no object can name a path outside
     Path podDir = PodPaths.within(PodPaths.within(runDir, pod.getMetadata().getNamespace(), "namespace")
         .resolve("pods"), pod.getMetadata().getName(), "pod name");
@@ -148,8 +180,9 @@ final class Kubelet {
     run.group = group(pod);
     run.lineage = lineage(pod);
     run.startTime = Instant.now();
+    run.gpus = gpus;
     runs.put(id, run);
-    events.pod(pod, "Normal", "Scheduled", "Successfully assigned " + id + " to " + NODE_NAME);
+    events.record(pod, SCHEDULER, "Normal", "Scheduled", "Successfully assigned " + id + " to " + NODE_NAME);
     Optional<String> invalidImage = allContainers(pod).stream().map(c -> ImageReference.error(c.getImage()))
         .flatMap(Optional::stream).findFirst();
     if (invalidImage.isPresent()) {
@@ -213,12 +246,31 @@ final class Kubelet {
     // OpenMPI 4.1's shared-memory transport (vader) crashes between ranks it places on different hosts that are
     // the same machine; TCP over loopback works. A pod that sets OMPI_MCA_btl itself wins.
     base.put("OMPI_MCA_btl", "self,tcp");
+    if (RUNNING_AS_ROOT && runsAsNonRoot(pod, container)) {
+      // the container would not be root on a node, so its mpirun would not refuse to run: neither does it here
+      base.put("OMPI_ALLOW_RUN_AS_ROOT", "1");
+      base.put("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+    }
     Map<String, String> env = containerEnv.resolve(pod, container, run.podIp, base);
     env.replaceAll((k, v) -> rewriter.rewrite(v));
+    // the devices are the node's to give, as the NVIDIA device plugin's: a container sees its GPUs and no other
+    List<Gpu> gpus = run.gpus.getOrDefault(name, List.of());
+    env.put("NVIDIA_VISIBLE_DEVICES", gpus.isEmpty() ? "void"
+        : gpus.stream().map(Gpu::uuid).collect(Collectors.joining(",")));
+    env.put("CUDA_VISIBLE_DEVICES", gpus.stream().map(g -> String.valueOf(g.index()))
+        .collect(Collectors.joining(",")));
     List<String> argv = new ArrayList<>();
     Optional.ofNullable(container.getCommand()).orElse(List.of()).forEach(a -> argv.add(VarExpansion.expand(a, env)));
     if (!argv.isEmpty()) {
       Optional.ofNullable(container.getArgs()).orElse(List.of()).forEach(a -> argv.add(VarExpansion.expand(a, env)));
+    }
+    if (!argv.isEmpty() && Path.of(argv.get(0)).getFileName().toString().equals("sshd")) {
+      // an MPI host: mpirun reaches it through the rsh agent, which runs the command here, so no SSH daemon is
+      // needed (nor, without the image, installed); the container holds its place until it is stopped
+      events.pod(pod, "Normal", "SshdNotRun", "Container " + name + " holds its MPI host's place: the local "
+          + "executor reaches it through its rsh agent, not " + argv.get(0));
+      argv.clear();
+      argv.addAll(SSHD_STAND_IN);
     }
     Path workingDir = container.getWorkingDir() == null ? podDir.resolve("workdir")
         : Path.of(rewriter.rewrite(container.getWorkingDir()));
@@ -228,7 +280,23 @@ final class Kubelet {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return new PodRun.Launch(container, rewriter.rewrite(argv), env, workingDir);
+    return new PodRun.Launch(container, TorchrunSpelling.rewrite(rewriter.rewrite(argv)), env, workingDir);
+  }
+
+  /** Whether the pod's securityContext (the container's, else the pod's) names a user other than root. */
+  private static boolean runsAsNonRoot(Pod pod, Container container) {
+    Long user = container.getSecurityContext() != null && container.getSecurityContext().getRunAsUser() != null
+        ? container.getSecurityContext().getRunAsUser()
+        : pod.getSpec().getSecurityContext() == null ? null : pod.getSpec().getSecurityContext().getRunAsUser();
+    return user != null && user != 0;
+  }
+
+  private static boolean runningAsRoot() {
+    try {
+      return Integer.valueOf(0).equals(java.nio.file.Files.getAttribute(Path.of("/proc/self"), "unix:uid"));
+    } catch (IOException | UnsupportedOperationException e) {
+      return false;
+    }
   }
 
   private void stop(String id, PodRun run) {
@@ -240,6 +308,7 @@ final class Kubelet {
       try {
         run.kill(2000);
       } finally {
+        allocation.release(run.podUid);
         killed.complete(null);
         terminating.computeIfPresent(run.lineage, (k, f) -> f.isDone() ? null : f);
         startWaiting();
@@ -247,12 +316,23 @@ final class Kubelet {
     }, "kill-" + id);
     t.setDaemon(true);
     t.start();
-    progress.accept("pod " + id + ": deleted, processes stopped");
+    if (!run.finished() && !jobSetEnded(id)) {
+      progress.accept("pod " + id + ": deleted, processes stopped");
+    }
+  }
+
+  /** Whether the pod's JobSet has ended: then its pods' ends are details of an outcome already reported. */
+  private boolean jobSetEnded(String podId) {
+    Pod pod = pods.getByKey(podId);
+    String jobSet = pod == null || pod.getMetadata().getLabels() == null ? null
+        : pod.getMetadata().getLabels().get("jobset.sigs.k8s.io/jobset-name");
+    var owner = jobSet == null ? null : jobSets.getByKey(pod.getMetadata().getNamespace() + "/" + jobSet);
+    return owner != null && owner.getStatus() != null && owner.getStatus().getTerminalState() != null;
   }
 
   /** A slot is free: start the pods that wait for one, oldest first. */
   private void startWaiting() {
-    pods.list().stream().filter(p -> unschedulable.contains(p.getMetadata().getNamespace() + "/"
+    pods.list().stream().filter(p -> unschedulable.containsKey(p.getMetadata().getNamespace() + "/"
             + p.getMetadata().getName()))
         .sorted(Comparator.comparing(p -> p.getMetadata().getCreationTimestamp()))
         .forEach(p -> queue.add(new WorkQueue.Key(CONTROLLER, p.getMetadata().getNamespace(),
@@ -298,11 +378,12 @@ final class Kubelet {
       updateStatus(pod, status);
     }
     String id = pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
-    if (!phase.equals(lastPhase.put(id, phase))) {
+    if (!phase.equals(lastPhase.put(id, phase)) && !jobSetEnded(id)) {
       progress.accept("pod " + id + ": " + phase + describe(run));
     }
     if (run.finished() && !run.finishSeen) {
       run.finishSeen = true;
+      allocation.release(run.podUid);
       projected.forget(id);
       if (runs.values().stream().noneMatch(r -> r.group.equals(run.group) && !r.finished())) {
         ports.release(run.group);

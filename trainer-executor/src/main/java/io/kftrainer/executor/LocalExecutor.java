@@ -30,19 +30,29 @@ import java.util.function.Function;
 public final class LocalExecutor implements AutoCloseable {
 
   /**
-   * How the executor runs: where pods' directories go, how many pods run at once, where progress lines go, and how
-   * a container's processes are kept together ({@link Isolation}).
+   * How the executor runs: where pods' directories go, how many pods run at once (the node's {@code pods}
+   * capacity), where progress lines go, how a container's processes are kept together ({@link Isolation}), and the
+   * GPUs the node offers ({@link Gpu#fromOption}).
    */
-  public record Options(Path runDir, int maxPods, Consumer<String> progress, Isolation isolation) {
+  public record Options(Path runDir, int maxPods, Consumer<String> progress, Isolation isolation, List<Gpu> gpus) {
     public Options {
       if (maxPods < 1) {
         throw new IllegalArgumentException("maxPods must be at least 1, got " + maxPods);
       }
       java.util.Objects.requireNonNull(isolation, "isolation");
+      gpus = List.copyOf(gpus);
+    }
+
+    public Options(Path runDir, int maxPods, Consumer<String> progress, Isolation isolation) {
+      this(runDir, maxPods, progress, isolation, List.of());
     }
 
     public Options(Path runDir, int maxPods, Consumer<String> progress) {
       this(runDir, maxPods, progress, Isolation.AUTO);
+    }
+
+    public Options withGpus(List<Gpu> gpus) {
+      return new Options(runDir, maxPods, progress, isolation, gpus);
     }
   }
 
@@ -66,6 +76,7 @@ public final class LocalExecutor implements AutoCloseable {
   private final WorkQueue queue = new WorkQueue();
   private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
   private Kubelet kubelet;
+  private NodeCapacity node;
 
   public LocalExecutor(KubernetesClient client, Options options) {
     this.client = client;
@@ -92,8 +103,11 @@ public final class LocalExecutor implements AutoCloseable {
     JobSetController jobSetController = new JobSetController(client, jobSets.getStore(), jobs.getStore(), events,
         options.progress());
     JobController jobController = new JobController(client, jobs.getStore(), pods.getStore(), events);
-    kubelet = new Kubelet(client, pods.getStore(), queue, options.runDir(), options.maxPods(), options.progress(),
-        events, new HostTable(), new PortTable(), writeRshAgent(options.runDir()), containment(options.isolation()));
+    node = NodeCapacity.detect(options.runDir(), options.maxPods(), options.gpus());
+    NodeRegistration.register(client, node);
+    kubelet = new Kubelet(client, pods.getStore(), jobSets.getStore(), queue, options.runDir(),
+        new NodeAllocation(node), options.progress(), events, new HostTable(), new PortTable(),
+        writeRshAgent(options.runDir()), containment(options.isolation()));
     queue.register(JobSetController.CONTROLLER, jobSetController::reconcile);
     queue.register(JobController.CONTROLLER, jobController::reconcile);
     queue.register(Kubelet.CONTROLLER, kubelet::reconcile);
@@ -113,6 +127,11 @@ public final class LocalExecutor implements AutoCloseable {
     informers.addAll(List.of(jobSets, jobs, pods));
     informers.forEach(i -> i.run());
     return this;
+  }
+
+  /** The resources of this machine's Node, as registered; null before {@link #start}. */
+  public NodeCapacity node() {
+    return node;
   }
 
   /** How containers are kept together here, in words (for the banner); null before {@link #start}. */

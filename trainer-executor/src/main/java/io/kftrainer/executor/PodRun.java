@@ -39,6 +39,10 @@ final class PodRun {
     volatile String reason;
     volatile String message;
     volatile int restartCount;
+    /** Set while a failed container waits out its back-off before a restart ({@code CrashLoopBackOff}). */
+    volatile String backOff;
+    /** The end of the previous run of a restarted container: {@code lastState}. */
+    volatile ContainerState lastTerminated;
     volatile Process process;
     volatile Containment.Container contained;
 
@@ -51,12 +55,27 @@ final class PodRun {
       return process != null && exitCode == null;
     }
 
+    /** Ended for good: exited and not waiting to be restarted. */
+    boolean ended() {
+      return exitCode != null && backOff == null;
+    }
+
+    ContainerState terminated() {
+      return new ContainerStateBuilder().withNewTerminated().withExitCode(exitCode).withReason(reason)
+          .withMessage(message).withStartedAt(startedAt == null ? null : startedAt.toString())
+          .withFinishedAt(finishedAt.toString()).endTerminated().build();
+    }
+
     ContainerStatus status(String image) {
       ContainerState state;
-      if (exitCode != null) {
-        state = new ContainerStateBuilder().withNewTerminated().withExitCode(exitCode).withReason(reason)
-            .withMessage(message).withStartedAt(startedAt == null ? null : startedAt.toString())
-            .withFinishedAt(finishedAt.toString()).endTerminated().build();
+      ContainerState last = lastTerminated;
+      if (backOff != null) {
+        // as the kubelet shows a container between a failure and its restart
+        last = terminated();
+        state = new ContainerStateBuilder().withNewWaiting().withReason("CrashLoopBackOff").withMessage(backOff)
+            .endWaiting().build();
+      } else if (exitCode != null) {
+        state = terminated();
       } else if (process != null) {
         state = new ContainerStateBuilder().withNewRunning().withStartedAt(startedAt.toString()).endRunning().build();
       } else {
@@ -65,7 +84,7 @@ final class PodRun {
       }
       return new ContainerStatusBuilder().withName(name).withImage(image).withImageID("")
           .withReady(running() && !init).withStarted(process != null && exitCode == null)
-          .withRestartCount(restartCount).withState(state).build();
+          .withRestartCount(restartCount).withState(state).withLastState(last).build();
     }
   }
 
@@ -82,6 +101,10 @@ final class PodRun {
   private final Map<String, State> states = new LinkedHashMap<>();
   private volatile boolean killed;
   private volatile String failedToStart;
+  /** Succeeded or Failed once the pod has ended: a pod's end is final, whatever its processes do after. */
+  private volatile String finalPhase;
+  /** The GPUs of each container, as the node allocated them. */
+  volatile Map<String, List<Gpu>> gpus = Map.of();
   volatile String podUid;
   volatile String podIp;
   volatile String group;
@@ -132,17 +155,32 @@ final class PodRun {
     return state != null && !killed && (state.running() || (state.exitCode == null && !finished()));
   }
 
-  /** Pod phase: Pending (init or waiting), Running, Succeeded or Failed. */
+  /**
+   * Pod phase: Pending (init or waiting), Running, Succeeded or Failed. A container waiting to be restarted
+   * ({@code OnFailure}) keeps its pod Running (Pending in an init container), as on a node; Succeeded and Failed are
+   * final.
+   */
   String phase() {
+    String phase = finalPhase;
+    if (phase != null) {
+      return phase;
+    }
+    phase = currentPhase();
+    if ("Succeeded".equals(phase) || "Failed".equals(phase)) {
+      finalPhase = phase;
+    }
+    return phase;
+  }
+
+  private String currentPhase() {
     if (failedToStart != null) {
       return "Failed";
     }
     List<State> main = states.values().stream().filter(s -> !s.init).toList();
-    if (main.stream().allMatch(s -> s.exitCode != null)) {
+    if (main.stream().allMatch(State::ended)) {
       return main.stream().allMatch(s -> s.exitCode == 0) ? "Succeeded" : "Failed";
     }
-    if (states.values().stream().anyMatch(s -> s.init && s.exitCode != null && s.exitCode != 0)
-        && !restartOnFailure) {
+    if (states.values().stream().anyMatch(s -> s.init && s.ended() && s.exitCode != 0) && !restartOnFailure) {
       return "Failed";
     }
     return main.stream().anyMatch(s -> s.process != null) ? "Running" : "Pending";
@@ -215,15 +253,23 @@ final class PodRun {
       if (code == 0 || !restartOnFailure || killed) {
         return code;
       }
-      long backoff = Math.min(30_000L, 1000L << Math.min(state.restartCount, 5));
+      long backoff = backOffMillis(state);
       events.accept("Warning BackOff Back-off " + backoff / 1000 + "s restarting failed container " + state.name);
       try {
-        Thread.sleep(backoff);
+        synchronized (this) {
+          long deadline = System.currentTimeMillis() + backoff;
+          // woken by kill: a pod being stopped ends its back-off at once
+          while (!killed && System.currentTimeMillis() < deadline) {
+            wait(Math.max(1, deadline - System.currentTimeMillis()));
+          }
+        }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
+        state.backOff = null;
         return code;
       }
       if (killed) {
+        state.backOff = null;
         return code;
       }
       try {
@@ -231,12 +277,18 @@ final class PodRun {
       } catch (IOException e) {
         events.accept("Warning Failed Cannot keep the previous log of container " + state.name + ": " + e);
       }
+      state.lastTerminated = state.terminated();
       state.restartCount++;
-      state.exitCode = null;
       state.process = null;
       state.contained = null;
+      state.exitCode = null;
+      state.backOff = null; // after the exit code: the container is never seen ended for good in between
       onChange.run();
     }
+  }
+
+  private static long backOffMillis(State state) {
+    return Math.min(30_000L, 1000L << Math.min(state.restartCount, 5));
   }
 
   private int runOnce(State state, Launch launch) {
@@ -290,6 +342,11 @@ final class PodRun {
   }
 
   private void finish(State state, int code, String reason, String message) {
+    if (code != 0 && restartOnFailure && !killed) {
+      // set before the exit code is seen, so that the pod is never Failed between a failure and its restart
+      state.backOff = "back-off " + backOffMillis(state) / 1000 + "s restarting failed container=" + state.name
+          + " pod=" + podKey.substring(podKey.indexOf('/') + 1);
+    }
     state.finishedAt = Instant.now();
     state.reason = reason;
     state.message = message;
@@ -308,6 +365,7 @@ final class PodRun {
   void terminate() {
     synchronized (this) {
       killed = true;
+      notifyAll();
     }
     states.values().stream().map(s -> s.contained).filter(c -> c != null).forEach(Containment.Container::terminate);
   }
@@ -331,6 +389,7 @@ final class PodRun {
   void killNow() {
     synchronized (this) {
       killed = true;
+      notifyAll();
     }
     states.values().stream().map(s -> s.contained).filter(c -> c != null).forEach(Containment.Container::kill);
   }

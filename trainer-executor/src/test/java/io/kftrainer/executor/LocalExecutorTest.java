@@ -432,7 +432,7 @@ class LocalExecutorTest {
         .filteredOn(p -> p.getStatus() != null && p.getStatus().getConditions() != null)
         .anySatisfy(p -> assertThat(p.getStatus().getConditions()).anySatisfy(c -> {
           assertThat(c.getReason()).isEqualTo("Unschedulable");
-          assertThat(c.getMessage()).contains("runs at most 8 pods at once");
+          assertThat(c.getMessage()).isEqualTo("0/1 nodes are available: 1 Too many pods.");
         })));
     Files.createFile(open);
     awaitCondition("wide", "Completed");

@@ -179,9 +179,9 @@ public final class LocalMode implements AutoCloseable {
       KubernetesClient executorClient = server.newClient();
       resources.add(executorClient);
       executor = new LocalExecutor(executorClient, new LocalExecutor.Options(options.runDir, options.maxPods,
-          options.out)).start();
+          options.out).withGpus(options.gpus)).start();
       resources.add(executor);
-      LOG.info("The local executor runs pods under {}, at most {} at once", options.runDir, options.maxPods);
+      LOG.info("The local executor runs pods under {} on node {}", options.runDir, executor.node().describe());
     }
 
     if (options.requestFilter != null) {
@@ -357,6 +357,7 @@ public final class LocalMode implements AutoCloseable {
     private boolean execute;
     private Path runDir;
     private int maxPods = Runtime.getRuntime().availableProcessors();
+    private List<io.kftrainer.executor.Gpu> gpus = List.of();
     private RequestFilter requestFilter;
 
     private Builder() {
@@ -379,6 +380,12 @@ public final class LocalMode implements AutoCloseable {
       this.execute = true;
       this.runDir = Objects.requireNonNull(runDir, "runDir");
       this.maxPods = maxPods;
+      return this;
+    }
+
+    /** The GPUs the node offers pods ({@code io.kftrainer.executor.Gpu#fromOption}); default none. */
+    public Builder gpus(List<io.kftrainer.executor.Gpu> value) {
+      this.gpus = List.copyOf(value);
       return this;
     }
 

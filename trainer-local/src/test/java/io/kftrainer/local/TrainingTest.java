@@ -164,6 +164,37 @@ class TrainingTest {
   }
 
   @Test
+  void theShippedDeepSpeedRuntimesNodePodsNeedNoSshDaemon() {
+    assumeTrue(python("import mpi4py") && Files.isExecutable(Path.of("/usr/bin/mpirun")),
+        "openmpi-bin or python3-mpi4py is not installed");
+    apply("""
+        apiVersion: trainer.kubeflow.org/v1alpha1
+        kind: TrainJob
+        metadata: {name: over-sshd}
+        spec:
+          runtimeRef: {name: deepspeed-distributed}
+          trainer:
+            numNodes: 2
+            command:
+              - mpirun
+              - -np
+              - "2"
+              - /usr/bin/python3
+              - -c
+              - |
+                from mpi4py import MPI
+                comm = MPI.COMM_WORLD
+                total = comm.allreduce(comm.Get_rank() + 1, op=MPI.SUM)
+                if comm.Get_rank() == 0:
+                    print(f"sum {total} over {comm.Get_size()} ranks", flush=True)
+        """);
+
+    awaitCondition("over-sshd", "Complete");
+
+    assertThat(log(pod("over-sshd", "launcher", 0), "node")).contains("sum 3 over 2 ranks");
+  }
+
+  @Test
   void xgboostTrainsOnTwoWorkersThroughTheTrackerEnv() {
     assumeTrue(python("import xgboost, numpy"), "python3-xgboost is not installed");
     apply("""
