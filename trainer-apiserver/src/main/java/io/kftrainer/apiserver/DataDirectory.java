@@ -1,7 +1,6 @@
 package io.kftrainer.apiserver;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -81,7 +80,7 @@ final class DataDirectory implements AutoCloseable {
       return new DataDirectory(dir, channel, lock);
     } catch (IOException e) {
       HELD.remove(dir);
-      throw new UncheckedIOException("cannot use the data directory " + dir + ": " + e.getMessage(), e);
+      throw new IllegalStateException("cannot use the data directory " + dir + ": " + e, e);
     } catch (RuntimeException e) {
       HELD.remove(dir);
       throw e;

@@ -1,7 +1,6 @@
 package io.kftrainer.apiserver;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -95,7 +94,7 @@ final class SqliteStorage implements Storage {
         Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
       }
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot create the database " + file, e);
+      throw new IllegalStateException("cannot create the database " + file + ": " + e, e);
     }
   }
 

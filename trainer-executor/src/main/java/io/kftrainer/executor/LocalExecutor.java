@@ -85,6 +85,8 @@ public final class LocalExecutor implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+    // before the kubelet sees any pod: what an earlier run of local left started died with it
+    NodeRestart.failPodsOfEarlierRun(client, options.progress());
     EventRecorder events = new EventRecorder(client);
     SharedIndexInformer<JobSet> jobSets = client.resources(JobSet.class).inAnyNamespace().runnableInformer(0);
     SharedIndexInformer<Job> jobs = client.batch().v1().jobs().inAnyNamespace().runnableInformer(0);
