@@ -159,7 +159,7 @@ class RestartTest {
           suspend: %s
           runtimeRef: {kind: TrainingRuntime, name: fail-on-loss}
           trainer:
-            command: [sh, -c, "%s"]
+            command: [bash, -c, "%s"]
         """.formatted(name, suspended, script);
   }
 
