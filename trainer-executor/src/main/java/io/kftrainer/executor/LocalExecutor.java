@@ -100,6 +100,10 @@ public final class LocalExecutor implements AutoCloseable {
     queue.register(JobController.CONTROLLER, jobController::reconcile);
     queue.register(Kubelet.CONTROLLER, kubelet::reconcile);
 
+    // every cache synced before the first reconcile: on a restart on a data directory, a JobSet reconciled before
+    // its Jobs are in the cache would be written a status without them (and the TrainJob after it)
+    informers.addAll(List.of(jobSets, jobs, pods));
+    informers.forEach(i -> i.run());
     jobSets.addEventHandler(handler(js -> List.of(key(JobSetController.CONTROLLER, js, js.getMetadata().getName()))));
     jobs.addEventHandler(handler(job -> {
       List<WorkQueue.Key> keys = new ArrayList<>(List.of(key(JobController.CONTROLLER, job,
@@ -112,8 +116,6 @@ public final class LocalExecutor implements AutoCloseable {
       label(pod, Names.JOB_NAME).ifPresent(n -> keys.add(key(JobController.CONTROLLER, pod, n)));
       return keys;
     }));
-    informers.addAll(List.of(jobSets, jobs, pods));
-    informers.forEach(i -> i.run());
     return this;
   }
 
