@@ -98,7 +98,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Limits: one version per kind (no conversion), no namespace lifecycle (objects can be created in namespaces that
  * do not exist), built-in kinds are not validated, lists ignore
  * {@code resourceVersion}/{@code resourceVersionMatch} (always the latest state), the watch history holds the last
- * {@link Builder#watchHistory(int)} changes, pod logs ignore {@code sinceSeconds}, {@code timestamps},
+ * {@link Builder#watchHistory(int)} changes since the server started, pod logs ignore {@code sinceSeconds}, {@code timestamps},
  * {@code previous} and {@code limitBytes}.
  */
 public final class EmbeddedApiServer implements AutoCloseable {
