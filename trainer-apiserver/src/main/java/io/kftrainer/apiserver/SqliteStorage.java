@@ -22,8 +22,9 @@ import java.util.List;
  * API answers 2xx. The journal is a write-ahead log with {@code synchronous=NORMAL}: a commit is in the operating
  * system's file cache once it returns, so a killed process (SIGKILL, a crash, an out-of-memory kill) loses nothing
  * acknowledged; an operating-system crash or a power cut may lose the last commits before the next checkpoint, but
- * never leaves the database inconsistent. {@code synchronous=FULL} would add an fsync to every write, for a
- * workstation's tool the wrong price (see docs/benchmarks.md for the figure).
+ * never leaves the database inconsistent. {@code synchronous=FULL} would add an fsync (milliseconds on a disk) to
+ * every write, serialised under the store's commit lock: for a workstation's tool, whose promise is that a killed
+ * {@code local} keeps what it acknowledged, the wrong price (docs/benchmarks.md has the cost of {@code NORMAL}).
  *
  * <p>Schema: versioned with SQLite's own {@code PRAGMA user_version} and the {@link #MIGRATIONS} below, applied in
  * order in one transaction each. Flyway would do the same with a second library, a classpath scan at every start
