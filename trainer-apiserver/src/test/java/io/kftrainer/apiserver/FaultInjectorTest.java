@@ -25,17 +25,19 @@ class FaultInjectorTest {
     RequestFilter filter = provider.create("rate=1,kinds=500");
     filter.enable(false);
     try (EmbeddedApiServer server = EmbeddedApiServer.builder().requestFilter(filter).start()) {
-      HttpClient http = HttpClient.newHttpClient();
+      HttpClient http = HttpClient.newBuilder().sslContext(server.trustingSslContext()).build();
+      String bearer = "Bearer " + server.bearerToken();
       URI configMaps = URI.create(server.url() + "/api/v1/namespaces/f/configmaps");
-      assertThat(http.send(HttpRequest.newBuilder(configMaps).build(), HttpResponse.BodyHandlers.ofString())
+      assertThat(http.send(HttpRequest.newBuilder(configMaps).header("Authorization", bearer).build(), HttpResponse.BodyHandlers.ofString())
           .statusCode()).as("off").isEqualTo(200);
 
       http.send(HttpRequest.newBuilder(URI.create(server.url() + "/debug/stats?faults=on"))
-          .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+          .header("Authorization", bearer).POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
 
-      assertThat(http.send(HttpRequest.newBuilder(configMaps).build(), HttpResponse.BodyHandlers.ofString())
+      assertThat(http.send(HttpRequest.newBuilder(configMaps).header("Authorization", bearer).build(), HttpResponse.BodyHandlers.ofString())
           .statusCode()).as("on").isEqualTo(500);
-      assertThat(http.send(HttpRequest.newBuilder(URI.create(server.url() + "/debug/stats")).build(),
+      assertThat(http.send(HttpRequest.newBuilder(URI.create(server.url() + "/debug/stats"))
+          .header("Authorization", bearer).build(),
           HttpResponse.BodyHandlers.ofString()).body()).contains("\"faultsArmed\":true,\"faults\":{\"500\":1,");
     }
   }
