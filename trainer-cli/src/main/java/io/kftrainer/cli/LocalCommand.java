@@ -127,8 +127,8 @@ public final class LocalCommand implements Callable<Integer> {
       builder.requestFilter(faults);
     }
     if (ephemeral && dataDir != null) {
-      throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
-          "--ephemeral and --data-dir exclude each other: the state is either in memory or in a directory");
+      throw new IllegalArgumentException("--ephemeral and --data-dir exclude each other: the state is either in "
+          + "memory or in a directory");
     }
     Path data = ephemeral ? null : dataDir != null ? dataDir
         : kubeconfigOut.toAbsolutePath().resolveSibling(DEFAULT_DATA_DIR);
