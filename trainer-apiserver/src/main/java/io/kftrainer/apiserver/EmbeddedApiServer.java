@@ -29,8 +29,8 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * An in-process Kubernetes API server for tests and for the product's {@code local} mode: an in-memory store behind
- * the JDK's HTTP server, written to answer as kube-apiserver does where kubectl, fabric8 and the Java Operator SDK
+ * An in-process Kubernetes API server for tests and for the product's {@code local} mode: an in-memory store, kept
+ * durable in a data directory on request ({@link Builder#dataDirectory}), behind the JDK's HTTP server, written to answer as kube-apiserver does where kubectl, fabric8 and the Java Operator SDK
  * rely on it.
  *
  * <p>What it serves:
@@ -98,7 +98,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Limits: one version per kind (no conversion), no namespace lifecycle (objects can be created in namespaces that
  * do not exist), built-in kinds are not validated, lists ignore
  * {@code resourceVersion}/{@code resourceVersionMatch} (always the latest state), the watch history holds the last
- * {@link Builder#watchHistory(int)} changes, pod logs ignore {@code sinceSeconds}, {@code timestamps},
+ * {@link Builder#watchHistory(int)} changes since the server started, pod logs ignore {@code sinceSeconds}, {@code timestamps},
  * {@code previous} and {@code limitBytes}.
  */
 public final class EmbeddedApiServer implements AutoCloseable {
@@ -127,6 +127,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
   private final String defaultNamespace;
   private final RequestLog requestLog;
   private final RequestFilter filter;
+  private final DataDirectory dataDirectory;
   private final Store store;
   private final ApiHandler handler;
   private final GarbageCollector garbageCollector;
@@ -136,6 +137,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
   private SelfSignedCertificate certificate;
   private ExecutorService executor;
   private KubernetesClient client;
+  private boolean stateClosed;
 
   private EmbeddedApiServer(Builder builder) {
     this.host = builder.host;
@@ -144,7 +146,14 @@ public final class EmbeddedApiServer implements AutoCloseable {
     this.bearerToken = builder.bearerToken != null ? builder.bearerToken : Authenticator.randomToken();
     this.defaultNamespace = builder.defaultNamespace;
     this.requestLog = new RequestLog(builder.requestLogCapacity);
-    this.store = new Store(builder.watchHistory);
+    this.dataDirectory = builder.dataDirectory == null ? null : DataDirectory.lock(builder.dataDirectory);
+    try {
+      this.store = dataDirectory == null ? new Store(builder.watchHistory)
+          : new Store(builder.watchHistory, SqliteStorage.open(dataDirectory.database()));
+    } catch (RuntimeException e) {
+      dataDirectory.close();
+      throw e;
+    }
     this.filter = builder.filter;
     this.handler = new ApiHandler(requestLog, store, builder.serverVersion, builder.podLogSource,
         builder.bookmarkIntervalMillis, filter);
@@ -431,6 +440,18 @@ public final class EmbeddedApiServer implements AutoCloseable {
       serviceAccounts.close();
       server = null;
     }
+    if (!stateClosed) {
+      stateClosed = true;
+      store.close();
+      if (dataDirectory != null) {
+        dataDirectory.close();
+      }
+    }
+  }
+
+  /** The directory of the durable state ({@link Builder#dataDirectory}), or empty when the state is in memory. */
+  public java.util.Optional<Path> dataDirectory() {
+    return java.util.Optional.ofNullable(dataDirectory).map(DataDirectory::path);
   }
 
   /** Options for {@link EmbeddedApiServer}. */
@@ -446,8 +467,23 @@ public final class EmbeddedApiServer implements AutoCloseable {
     private long bookmarkIntervalMillis = 10_000;
     private PodLogSource podLogSource;
     private RequestFilter filter = RequestFilter.NONE;
+    private Path dataDirectory;
 
     private Builder() {
+    }
+
+    /**
+     * Keeps the objects and the resourceVersion counter in {@code directory} (created if needed, private to the
+     * user), in a SQLite database, and starts from what it holds: objects, resourceVersions that go on from the last
+     * one, and watches from before the restart answered 410 Expired. A write is durable once answered. One server at
+     * a time: the directory is locked while the server runs. Default: none, the state is in memory only.
+     *
+     * @throws IllegalStateException at {@link #start} when another process holds the directory, or its database was
+     *                               written by a newer schema
+     */
+    public Builder dataDirectory(Path directory) {
+      this.dataDirectory = Objects.requireNonNull(directory, "directory");
+      return this;
     }
 
     /** The filter in front of the resource requests ({@link RequestFilter}); default {@link RequestFilter#NONE}. */
@@ -532,7 +568,13 @@ public final class EmbeddedApiServer implements AutoCloseable {
     }
 
     public EmbeddedApiServer start() {
-      return new EmbeddedApiServer(this).doStart();
+      EmbeddedApiServer server = new EmbeddedApiServer(this);
+      try {
+        return server.doStart();
+      } catch (RuntimeException e) {
+        server.close();
+        throw e;
+      }
     }
   }
 }

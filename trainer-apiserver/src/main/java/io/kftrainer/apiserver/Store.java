@@ -24,8 +24,14 @@ import java.util.function.Consumer;
  *
  * <p>Concurrency: reads never lock. Every write is a compare-and-set against the {@link Stored} the writer read
  * ({@link #put}, {@link #remove}): callers prepare the new object outside any lock (decoding, patching, admission)
- * and retry on a conflict. Only the commit itself (resourceVersion, map update, history, watcher queues) runs under
- * one short lock, so resourceVersions and the events of every watch are in commit order.
+ * and retry on a conflict. Only the commit itself (resourceVersion, {@link Storage} write, map update, history,
+ * watcher queues) runs under one short lock, so resourceVersions and the events of every watch are in commit order.
+ *
+ * <p>Durability ({@link Storage}): a commit is written to the storage before anything in memory changes, so what a
+ * reader or watcher sees, and what a writer is answered, is durable; a failed storage write changes nothing. The
+ * objects and the last resourceVersion come back from the storage at start: resourceVersions go on from there. The
+ * history of events does not: as after a kube-apiserver restart, a watch from a resourceVersion before the start
+ * answers 410 Expired and its client lists again.
  */
 final class Store {
 
@@ -91,8 +97,39 @@ final class Store {
   /** The resourceVersion before the oldest event of the history (0 while nothing has been dropped). */
   private long historyStart;
 
+  private final Storage storage;
+
+  /** An empty store in memory only. */
   Store(int historyCapacity) {
+    this(historyCapacity, Storage.MEMORY);
+  }
+
+  /** A store with the objects and resourceVersion of {@code storage}, writing through to it. */
+  Store(int historyCapacity, Storage storage) {
     this.historyCapacity = historyCapacity;
+    this.storage = storage;
+    long last = storage.resourceVersion();
+    for (Storage.Row row : storage.objects()) {
+      ObjectNode object;
+      try {
+        object = (ObjectNode) Json.MAPPER.readTree(row.json());
+      } catch (java.io.IOException e) {
+        throw new IllegalStateException("a stored " + row.kind() + " is not JSON: " + e.getMessage(), e);
+      }
+      Stored stored = new Stored(row.kind(), object, row.json(), row.resourceVersion());
+      of(row.kind()).put(key(stored.namespace(), stored.name()), stored);
+      index(null, stored);
+      last = Math.max(last, row.resourceVersion());
+    }
+    this.resourceVersion = last;
+    this.historyStart = last;
+  }
+
+  /** Closes the storage; the store must not be written afterwards. */
+  void close() {
+    synchronized (commitLock) {
+      storage.close();
+    }
   }
 
   private static String key(String namespace, String name) {
@@ -186,6 +223,7 @@ final class Store {
       long version = resourceVersion + 1;
       ((ObjectNode) metadata).put("resourceVersion", Long.toString(version));
       Stored stored = new Stored(kind, object, object.toString(), version);
+      storage.put(kind, stored.namespace(), stored.name(), stored.json(), version);
       map.put(key, stored);
       resourceVersion = version;
       event = new Event(expected == null ? "ADDED" : "MODIFIED", stored, expected);
@@ -205,8 +243,9 @@ final class Store {
       if (map.get(key) != expected) {
         return false;
       }
-      map.remove(key);
       long version = resourceVersion + 1;
+      storage.delete(expected.kind(), expected.namespace(), expected.name(), version);
+      map.remove(key);
       ObjectNode object = expected.object().deepCopy();
       ((ObjectNode) object.path("metadata")).put("resourceVersion", Long.toString(version));
       resourceVersion = version;
@@ -267,6 +306,7 @@ final class Store {
   /** Removes every object; open watches stay open and see nothing of it (as after an etcd restore). */
   void clear() {
     synchronized (commitLock) {
+      storage.clear();
       objects.clear();
       byUid.clear();
       dependents.clear();

@@ -86,6 +86,11 @@ public final class ApiServerCommand implements Callable<Integer> {
       + "operators are up; POST /debug/stats?faults=on (or off) switches them.")
   private boolean faultsOff;
 
+  @Option(names = "--data-dir", paramLabel = "DIR",
+      description = "Keep the objects in DIR (a SQLite database, as local --data-dir) and start from what it holds "
+          + "(default: in memory only).")
+  private Path dataDir;
+
   @Option(names = {"-v", "--verbose"}, description = "Log at INFO level (default: warnings and errors only).")
   private boolean verbose;
 
@@ -106,6 +111,9 @@ public final class ApiServerCommand implements Callable<Integer> {
       faults.enable(false);
       builder.requestFilter(faults);
     }
+    if (dataDir != null) {
+      builder.dataDirectory(dataDir);
+    }
     EmbeddedApiServer server = builder.start();
     KubernetesClient client = server.newClient();
     EmbeddedCluster cluster = empty
@@ -123,6 +131,7 @@ public final class ApiServerCommand implements Callable<Integer> {
     PrintWriter out = streams.out();
     out.println("Embedded API server listening on " + server.url() + " (the kubeconfig's token is cluster-admin)");
     out.println("  kubeconfig   " + kubeconfigOut.toAbsolutePath());
+    out.println("  data         " + server.dataDirectory().map(Path::toString).orElse("in memory only"));
     out.println("  webhooks     service " + operatorNamespace + "/" + webhookServiceName + " -> " + endpoints);
     out.println("  runtimes     " + (empty ? "none (--empty)" : String.join(", ", cluster.runtimes())));
     out.println("  faults       " + (faults == null ? "none" : faults + (faultsOff ? " (off until POST "

@@ -69,7 +69,16 @@ final class AppCdsTraining {
     run.setDaemon(true);
     run.start();
     awaitReady(health);
+    deleteTree(work); // local's data directory is in it
     System.exit(0);
+  }
+
+  private static void deleteTree(Path root) {
+    try (java.util.stream.Stream<Path> paths = Files.walk(root)) {
+      paths.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+    } catch (IOException e) {
+      // a temporary directory: the system cleans it up in the end
+    }
   }
 
   private static void awaitJobSet(KubernetesClient client) throws InterruptedException {

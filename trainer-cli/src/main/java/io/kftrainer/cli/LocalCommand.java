@@ -36,6 +36,9 @@ import picocli.CommandLine.Option;
             + "commands run with this machine's tools); --no-execute leaves JobSets as the operator created them."})
 public final class LocalCommand implements Callable<Integer> {
 
+  /** The data directory's name when none is given: beside the kubeconfig, in the working directory by default. */
+  static final String DEFAULT_DATA_DIR = "trainer-local-data";
+
   private final Streams streams;
 
   @Option(names = "--port", paramLabel = "N",
@@ -80,9 +83,18 @@ public final class LocalCommand implements Callable<Integer> {
           + "N the first N GPUs (default: ${DEFAULT-VALUE}).")
   private String gpus;
 
+  @Option(names = "--data-dir", paramLabel = "DIR",
+      description = "Where the state is kept across restarts: the API server's objects and Events (a SQLite "
+          + "database) and the pods' directories and logs; one local at a time per directory (default: "
+          + DEFAULT_DATA_DIR + " beside the kubeconfig). Delete it to start afresh.")
+  private Path dataDir;
+
+  @Option(names = "--ephemeral", description = "Keep the state in memory only: it ends with local (no --data-dir).")
+  private boolean ephemeral;
+
   @Option(names = "--run-dir", paramLabel = "DIR",
-      description = "Where pods' volumes, working directories and logs go (default: a new directory under the "
-          + "system's temporary directory).")
+      description = "Where pods' volumes, working directories and logs go (default: pods in the data directory; "
+          + "with --ephemeral, a new directory under the system's temporary directory).")
   private Path runDir;
 
   @Option(names = "--inject-faults", paramLabel = "SPEC", converter = FaultsOption.class,
@@ -119,10 +131,19 @@ public final class LocalCommand implements Callable<Integer> {
     if (faults != null) {
       builder.requestFilter(faults);
     }
+    if (ephemeral && dataDir != null) {
+      throw new IllegalArgumentException("--ephemeral and --data-dir exclude each other: the state is either in "
+          + "memory or in a directory");
+    }
+    Path data = ephemeral ? null : dataDir != null ? dataDir
+        : kubeconfigOut.toAbsolutePath().resolveSibling(DEFAULT_DATA_DIR);
+    if (data != null) {
+      builder.dataDir(data);
+    }
     if (!noExecute) {
       // the GPUs first: a wrong --gpus is refused before anything is created
       List<io.kftrainer.executor.Gpu> nodeGpus = io.kftrainer.executor.Gpu.fromOption(gpus, System.getenv("PATH"));
-      builder.execute(runDir != null ? runDir : defaultRunDir(),
+      builder.execute(runDir != null ? runDir : data != null ? data.resolve("pods") : defaultRunDir(),
           maxPods != null ? maxPods : 2 * Runtime.getRuntime().availableProcessors()).gpus(nodeGpus);
     }
     LocalMode local = builder.start();
@@ -180,6 +201,8 @@ public final class LocalCommand implements Callable<Integer> {
     out.println("  API server   " + local.url() + " (the kubeconfig's token is cluster-admin: keep it private)");
     out.println("  runtimes     " + String.join(", ", local.runtimes()));
     out.println("  kubeconfig   " + local.kubeconfig());
+    out.println("  data         " + local.dataDir().map(d -> d + " (kept across restarts; delete it to start "
+        + "afresh)").orElse("in memory only (--ephemeral)"));
     local.executor().ifPresentOrElse(
         e -> {
           out.println("  pods         run as processes of this machine, under " + e.runDir() + ", "
@@ -193,7 +216,8 @@ public final class LocalCommand implements Callable<Integer> {
     out.println("  kubectl create -f examples/torch-trainjob.yaml");
     out.println("  kubectl get trainjobs");
     out.println();
-    out.println("TrainJob progress is shown below. Press Ctrl-C to stop (all state is in memory).");
+    out.println("TrainJob progress is shown below. Press Ctrl-C to stop" + local.dataDir()
+        .map(d -> " (a later local on " + d + " goes on from here).").orElse(" (all state is in memory)."));
     out.println();
     out.flush();
   }

@@ -201,6 +201,24 @@ class LocalCommandTest {
   }
 
   @Test
+  void theStateIsKeptBesideTheKubeconfigAndTheBannerSaysWhere() {
+    Path data = dir.resolve(LocalCommand.DEFAULT_DATA_DIR).toAbsolutePath();
+    assertThat(OUT.toString()).contains("  data         " + data + " (kept across restarts; delete it to start "
+        + "afresh)\n", "  pods         run as processes of this machine, under " + data.resolve("pods") + ", ");
+    assertThat(local.dataDir()).hasValue(data);
+    assertThat(data.resolve("state.db")).isRegularFile();
+  }
+
+  @Test
+  void ephemeralAndADataDirectoryExcludeEachOther() {
+    LocalCommand both = new LocalCommand(new Streams(InputStream.nullInputStream(), new PrintWriter(OUT, true),
+        new PrintWriter(ERR, true)));
+    new CommandLine(both).parseArgs("--ephemeral", "--data-dir=" + dir.resolve("other"));
+    assertThatThrownBy(both::start).hasMessageContaining("--ephemeral and --data-dir exclude each other");
+    assertThat(dir.resolve("other")).doesNotExist();
+  }
+
+  @Test
   void theApplyFilesGoThroughTheWebhooksAndEachObjectIsReported() {
     assertThat(OUT.toString()).contains("trainjob.trainer.kubeflow.org/applied created\n");
     assertThat(ERR.toString()).contains("Error from server (Invalid): error when creating \""

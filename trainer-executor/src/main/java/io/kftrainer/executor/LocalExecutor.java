@@ -96,6 +96,8 @@ public final class LocalExecutor implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+    // before the kubelet sees any pod: what an earlier run of local left started died with it
+    NodeRestart.failPodsOfEarlierRun(client, options.progress());
     EventRecorder events = new EventRecorder(client);
     SharedIndexInformer<JobSet> jobSets = client.resources(JobSet.class).inAnyNamespace().runnableInformer(0);
     SharedIndexInformer<Job> jobs = client.batch().v1().jobs().inAnyNamespace().runnableInformer(0);
@@ -112,6 +114,10 @@ public final class LocalExecutor implements AutoCloseable {
     queue.register(JobController.CONTROLLER, jobController::reconcile);
     queue.register(Kubelet.CONTROLLER, kubelet::reconcile);
 
+    // every cache synced before the first reconcile: on a restart on a data directory, a JobSet reconciled before
+    // its Jobs are in the cache would be written a status without them (and the TrainJob after it)
+    informers.addAll(List.of(jobSets, jobs, pods));
+    informers.forEach(i -> i.run());
     jobSets.addEventHandler(handler(js -> List.of(key(JobSetController.CONTROLLER, js, js.getMetadata().getName()))));
     jobs.addEventHandler(handler(job -> {
       List<WorkQueue.Key> keys = new ArrayList<>(List.of(key(JobController.CONTROLLER, job,
@@ -124,8 +130,6 @@ public final class LocalExecutor implements AutoCloseable {
       label(pod, Names.JOB_NAME).ifPresent(n -> keys.add(key(JobController.CONTROLLER, pod, n)));
       return keys;
     }));
-    informers.addAll(List.of(jobSets, jobs, pods));
-    informers.forEach(i -> i.run());
     return this;
   }
 

@@ -74,8 +74,7 @@ final class ClusterBootstrap {
         crds.add(crd);
       }
     }
-    crds.parallelStream().forEach(crd ->
-        client.raw("/apis/" + CRD_API_VERSION + "/customresourcedefinitions", "POST", crd.toString()));
+    crds.parallelStream().forEach(this::createOrReplaceCrd);
     return crds.stream().map(crd -> crd.path("metadata").path("name").asText()).toList();
   }
 
@@ -178,6 +177,32 @@ final class ClusterBootstrap {
 
   private <T> T convert(JsonNode tree, Class<T> type) {
     return client.getKubernetesSerialization().convertValue(tree, type);
+  }
+
+  /**
+   * Creates the CRD, or replaces the one a data directory kept from an earlier start (this version's CRD wins, as
+   * {@code kubectl replace} on an upgrade; an unchanged one is a no-op write).
+   */
+  private void createOrReplaceCrd(JsonNode crd) {
+    String collection = "/apis/" + CRD_API_VERSION + "/customresourcedefinitions";
+    try {
+      client.raw(collection, "POST", crd.toString());
+    } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+      if (e.getCode() != 409) {
+        throw e;
+      }
+      String name = crd.path("metadata").path("name").asText();
+      JsonNode stored;
+      try {
+        stored = YAML.readTree(client.raw(collection + "/" + name)); // JSON is YAML
+      } catch (IOException read) {
+        throw new UncheckedIOException(read);
+      }
+      ObjectNode replacement = crd.deepCopy();
+      ((ObjectNode) replacement.path("metadata")).put("resourceVersion",
+          stored.path("metadata").path("resourceVersion").asText());
+      client.raw(collection + "/" + name, "PUT", replacement.toString());
+    }
   }
 
   private void apply(HasMetadata object) {

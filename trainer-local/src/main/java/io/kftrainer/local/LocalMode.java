@@ -67,7 +67,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>{@link #apply} then creates objects through the API, webhooks included ({@code --apply}).
  *
- * <p>{@link #close()} stops it all (operator, webhooks, API server); the state lives in memory only.
+ * <p>{@link #close()} stops it all (operator, webhooks, API server). The state lives in memory only, unless a data
+ * directory is given ({@link Builder#dataDir}): then the API server keeps its objects there, a later start on the
+ * same directory goes on from them, and the pods an earlier run had started are {@code Failed}, as after a node's
+ * reboot.
  */
 public final class LocalMode implements AutoCloseable {
 
@@ -205,13 +208,15 @@ public final class LocalMode implements AutoCloseable {
   private static EmbeddedApiServer startServer(Builder options, PodLogSource podLogs) {
     int port = options.port.orElse(DEFAULT_PORT);
     EmbeddedApiServer.Builder server = EmbeddedApiServer.builder().host(LOCALHOST).podLogs(podLogs);
+    options.dataDir.ifPresent(server::dataDirectory);
     if (options.requestFilter != null) {
       options.requestFilter.enable(false);
       server.requestFilter(options.requestFilter);
     }
     try {
       return server.port(port).start();
-    } catch (RuntimeException e) {
+    } catch (UncheckedIOException e) {
+      // cannot listen; what else fails (a data directory in use or of a newer schema) is said as it is
       if (options.port.isPresent() || !isInUse(port)) {
         throw new IllegalStateException("cannot serve the API on " + LOCALHOST + ":" + port + ": " + e.getMessage(),
             e);
@@ -298,6 +303,11 @@ public final class LocalMode implements AutoCloseable {
     return server.url();
   }
 
+  /** Where the API server keeps its state; empty when it is in memory only. */
+  public Optional<Path> dataDir() {
+    return server.dataDirectory();
+  }
+
   /** The kubeconfig written for kubectl, as an absolute path. */
   public Path kubeconfig() {
     return kubeconfig;
@@ -359,8 +369,18 @@ public final class LocalMode implements AutoCloseable {
     private int maxPods = Runtime.getRuntime().availableProcessors();
     private List<io.kftrainer.executor.Gpu> gpus = List.of();
     private RequestFilter requestFilter;
+    private Optional<Path> dataDir = Optional.empty();
 
     private Builder() {
+    }
+
+    /**
+     * Keep the API server's state in {@code directory} (a SQLite database, created if needed, locked while local
+     * runs) and start from what it holds: objects, Events, resourceVersions. Default: in memory only.
+     */
+    public Builder dataDir(Path directory) {
+      this.dataDir = Optional.of(Objects.requireNonNull(directory, "directory"));
+      return this;
     }
 
     /**

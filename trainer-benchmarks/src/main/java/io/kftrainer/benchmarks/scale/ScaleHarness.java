@@ -42,7 +42,9 @@ import java.util.regex.Pattern;
  * the operator's heap per cached TrainJob after a full GC ({@code jcmd GC.run}, {@code GC.heap_info}), and the
  * requests per TrainJob by client and verb from the server's {@code /debug/stats}. With
  * {@code -Dscale.histogram=N} it also prints the N classes whose live heap grew most during each burst
- * ({@code jcmd GC.class_histogram} before and after): what the heap per cached TrainJob is made of.
+ * ({@code jcmd GC.class_histogram} before and after): what the heap per cached TrainJob is made of. With
+ * {@code -Dscale.dataDir=true} the API server keeps its state in a data directory (SQLite, {@code --data-dir}) instead
+ * of memory only: the durable store's cost.
  *
  * <pre>java -cp trainer-benchmarks/target/benchmarks.jar io.kftrainer.benchmarks.scale.ScaleHarness \
  *     trainer-cli/target/trainer.jar 1000 10000 [-- operator options, default --kube-api-qps 0]</pre>
@@ -90,9 +92,10 @@ public final class ScaleHarness {
     Runtime.getRuntime().addShutdownHook(new Thread(harness::stop));
     try {
       harness.start(operatorArgs);
-      System.out.printf("machine: %d CPUs, %s; load average %s; operator options %s%n",
+      System.out.printf("machine: %d CPUs, %s; load average %s; operator options %s; API server state %s%n",
           Runtime.getRuntime().availableProcessors(), System.getProperty("os.name"),
-          Files.readString(Path.of("/proc/loadavg")).trim(), operatorArgs);
+          Files.readString(Path.of("/proc/loadavg")).trim(), operatorArgs,
+          Boolean.getBoolean("scale.dataDir") ? "in a data directory (SQLite)" : "in memory");
       for (int i = 0; i < bursts.size(); i++) {
         harness.burst("scale-" + i, bursts.get(i));
       }
@@ -108,8 +111,12 @@ public final class ScaleHarness {
     int healthPort = freePort();
     metricsPort = freePort();
     Path kubeconfig = workDir.resolve("kubeconfig");
-    apiServer = launch("apiserver", List.of("-Xmx3g"), List.of("apiserver", "--port", "0", "--kubeconfig-out",
+    List<String> apiServerArgs = new ArrayList<>(List.of("apiserver", "--port", "0", "--kubeconfig-out",
         kubeconfig.toString(), "--webhook-address", "127.0.0.1:" + webhookPort));
+    if (Boolean.getBoolean("scale.dataDir")) {
+      apiServerArgs.addAll(List.of("--data-dir", workDir.resolve("data").toString()));
+    }
+    apiServer = launch("apiserver", List.of("-Xmx3g"), apiServerArgs);
     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
     Config config = null;
     while (config == null) {
@@ -147,7 +154,8 @@ public final class ScaleHarness {
         .create();
     long heapBefore = heapAfterGc(operator);
     Map<String, long[]> histogramBefore = histogram(operator);
-    debugStats(client.getHttpClient().newHttpRequestBuilder().method("DELETE", "application/json", ""));
+    // the server's own endpoints over its TLS and with the kubeconfig's token: through the fabric8 client
+    client.raw(client.getMasterUrl() + "debug/stats", "DELETE", null);
     double reconcilesBefore = reconciles();
     long operatorCpu = cpuMillis(operator);
     long serverCpu = cpuMillis(apiServer);
@@ -197,7 +205,7 @@ public final class ScaleHarness {
     long operatorCpuUsed = cpuMillis(operator) - operatorCpu;
     long serverCpuUsed = cpuMillis(apiServer) - serverCpu;
     double reconciled = reconciles() - reconcilesBefore;
-    JsonNode stats = JSON.readTree(debugStats(client.getHttpClient().newHttpRequestBuilder()));
+    JsonNode stats = JSON.readTree(client.raw(client.getMasterUrl() + "debug/stats"));
     long heapAfter = heapAfterGc(operator);
     Map<String, long[]> histogramAfter = histogram(operator);
 
@@ -376,15 +384,5 @@ public final class ScaleHarness {
       client.close();
     }
     processes.forEach(Process::destroy);
-  }
-
-  /** The API server's {@code /debug/stats} through the client's HTTP client: its CA and the admin token. */
-  private String debugStats(io.fabric8.kubernetes.client.http.HttpRequest.Builder request) throws Exception {
-    io.fabric8.kubernetes.client.http.HttpResponse<String> response = client.getHttpClient()
-        .sendAsync(request.uri(client.getMasterUrl() + "debug/stats").build(), String.class).get(30, TimeUnit.SECONDS);
-    if (response.code() != 200) {
-      throw new IllegalStateException("/debug/stats: " + response.code() + " " + response.body());
-    }
-    return response.body();
   }
 }

@@ -76,6 +76,9 @@ public final class LocalOperator implements AutoCloseable {
     if (!execute) {
       local.add("--no-execute");
     }
+    if (!args.contains("--data-dir")) {
+      local.add("--ephemeral"); // a test starts from nothing, not from what an earlier run left in target/e2e
+    }
     local.addAll(args);
     LocalOperator operator = new LocalOperator(TrainerProcess.start(name, List.of("-Xmx768m"), local, Map.of()),
         kubeconfig);
