@@ -106,7 +106,8 @@ public final class LocalMode implements AutoCloseable {
     server = startServer(options, (namespace, pod, container, follow, tailLines) -> executor == null ? Optional.empty()
         : executor.openLog(namespace, pod, container, follow, tailLines));
     resources.add(server);
-    client = server.newClient();
+    client = KubernetesClients.unlimited(server.config(), "local");
+    resources.add(client);
     LOG.info("API server listening on {} ({} ms)", server.url(), millisSince(started));
     config = operatorConfig(options, webhookPort(options.webhookPort));
     OperatorConfig.Webhook webhook = config.webhook();
@@ -174,7 +175,7 @@ public final class LocalMode implements AutoCloseable {
 
     if (options.execute) {
       // the executor is a client like any controller: its own client, no access to the operator
-      KubernetesClient executorClient = server.newClient();
+      KubernetesClient executorClient = KubernetesClients.unlimited(server.config(), "executor");
       resources.add(executorClient);
       executor = new LocalExecutor(executorClient, new LocalExecutor.Options(options.runDir, options.maxPods,
           options.out)).start();
