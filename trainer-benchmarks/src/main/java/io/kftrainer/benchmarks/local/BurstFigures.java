@@ -1,0 +1,232 @@
+package io.kftrainer.benchmarks.local;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A burst of TrainJobs through {@code local --no-execute}, created at once from {@value #CLIENTS} threads of this
+ * process, until every one has its JobSet: the operator's throughput. Compared, in the same {@code local} and
+ * alternately, with a bare client that makes the same writes per TrainJob itself: the TrainJob's create (through
+ * admission, with {@code spec.managedBy} another controller's so that the operator leaves it alone), then the
+ * operator's writes, copied from what the operator wrote in a warm-up burst (the runtime snapshot ConfigMap and the
+ * JobSet, each server-side applied by field manager {@code trainer}, as the operator applies them). The gap is
+ * the operator's own work per TrainJob, between the events it gets and the writes it makes. Also prints the
+ * requests per TrainJob of an operator burst, by client and verb, from the server's {@code /debug/stats}.
+ */
+final class BurstFigures {
+
+  static final int CLIENTS = 64;
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String TRAINJOBS = "/apis/trainer.kubeflow.org/v1alpha1/namespaces/%s/trainjobs";
+  private static final String JOBSETS = "/apis/jobset.x-k8s.io/v1alpha2/namespaces/%s/jobsets";
+  private static final String CONFIGMAPS = "/api/v1/namespaces/%s/configmaps";
+  private static final String OTHER_CONTROLLER = "kueue.x-k8s.io/multikueue";
+
+  /** Seconds per burst of each kind, and the operator's requests per TrainJob by client and verb. */
+  record Result(int count, List<Double> operator, List<Double> bare, Map<String, Double> requestsPerTrainJob) {
+
+    double operatorMedian() {
+      return median(operator);
+    }
+
+    double bareMedian() {
+      return median(bare);
+    }
+
+    private static double median(List<Double> seconds) {
+      List<Double> sorted = new ArrayList<>(seconds);
+      sorted.sort(Double::compare);
+      return sorted.get((sorted.size() - 1) / 2);
+    }
+  }
+
+  private final LocalProcess local;
+  private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+  private int namespaces;
+  private JsonNode configMapTemplate;
+  private JsonNode jobSetTemplate;
+
+  BurstFigures(LocalProcess local) {
+    this.local = local;
+  }
+
+  /** A warm-up burst of each kind, then {@code rounds} alternated bursts of {@code count} of each. */
+  Result run(int count, int rounds) throws Exception {
+    ExecutorService threads = Executors.newFixedThreadPool(CLIENTS);
+    try {
+      String warmUp = operatorBurst(threads, Math.min(count, 200));
+      templates(warmUp);
+      bareBurst(threads, Math.min(count, 200));
+      List<Double> operator = new ArrayList<>();
+      List<Double> bare = new ArrayList<>();
+      Map<String, Double> requests = Map.of();
+      for (int round = 0; round < rounds; round++) {
+        send("DELETE", "/debug/stats", null, null);
+        long start = System.nanoTime();
+        operatorBurst(threads, count);
+        operator.add((System.nanoTime() - start) / 1e9);
+        if (round == 0) {
+          requests = requestsPerTrainJob(count);
+        }
+        start = System.nanoTime();
+        bareBurst(threads, count);
+        bare.add((System.nanoTime() - start) / 1e9);
+      }
+      return new Result(count, operator, bare, requests);
+    } finally {
+      threads.shutdownNow();
+    }
+  }
+
+  /** Creates {@code count} TrainJobs for the operator in a new namespace; returns once each has its JobSet. */
+  private String operatorBurst(ExecutorService threads, int count) throws Exception {
+    String namespace = namespace();
+    List<Future<?>> creates = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      String name = String.format("t-%05d", i);
+      creates.add(threads.submit(() -> post(String.format(TRAINJOBS, namespace), trainJob(name, null))));
+    }
+    for (Future<?> create : creates) {
+      create.get();
+    }
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
+    while (jobSets(namespace) < count) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("only " + jobSets(namespace) + " of " + count + " JobSets after 10 minutes");
+      }
+      TimeUnit.MILLISECONDS.sleep(20);
+    }
+    return namespace;
+  }
+
+  /** The same writes per TrainJob from this process: the TrainJob (left alone by the operator), its children. */
+  private void bareBurst(ExecutorService threads, int count) throws Exception {
+    String namespace = namespace();
+    List<Future<?>> writes = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      String name = String.format("t-%05d", i);
+      writes.add(threads.submit(() -> {
+        JsonNode created = post(String.format(TRAINJOBS, namespace), trainJob(name, OTHER_CONTROLLER));
+        String uid = created.path("metadata").path("uid").asText();
+        JsonNode configMap = child(configMapTemplate, namespace, name, uid);
+        apply(String.format(CONFIGMAPS, namespace) + "/" + configMap.path("metadata").path("name").asText(),
+            configMap);
+        apply(String.format(JOBSETS, namespace) + "/" + name, child(jobSetTemplate, namespace, name, uid));
+        return null;
+      }));
+    }
+    for (Future<?> write : writes) {
+      write.get();
+    }
+  }
+
+  private String namespace() throws IOException, InterruptedException {
+    String namespace = "burst-" + namespaces++;
+    post("/api/v1/namespaces", "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"" + namespace
+        + "\"}}");
+    return namespace;
+  }
+
+  private static String trainJob(String name, String managedBy) {
+    return "{\"apiVersion\":\"trainer.kubeflow.org/v1alpha1\",\"kind\":\"TrainJob\",\"metadata\":{\"name\":\"" + name
+        + "\"},\"spec\":{\"runtimeRef\":{\"name\":\"torch-distributed\"},"
+        + (managedBy == null ? "" : "\"managedBy\":\"" + managedBy + "\",")
+        + "\"trainer\":{\"numNodes\":2,\"command\":[\"python3\",\"-c\",\"print(1)\"]}}}";
+  }
+
+  /** The operator's children of one warm-up TrainJob, as the operator applied them. */
+  private void templates(String namespace) throws IOException, InterruptedException {
+    String trainJob = "t-00000";
+    jobSetTemplate = template(get(String.format(JOBSETS, namespace) + "/" + trainJob), trainJob);
+    JsonNode configMaps = get(String.format(CONFIGMAPS, namespace)
+        + "?labelSelector=trainer.kubeflow.org/trainjob-name%3D" + trainJob);
+    if (configMaps.path("items").size() != 1) {
+      throw new IllegalStateException("expected one ConfigMap of TrainJob " + trainJob + ", got " + configMaps);
+    }
+    configMapTemplate = template(configMaps.path("items").get(0), trainJob);
+  }
+
+  /** An object as its writer applied it: no status, no server-set metadata; {@code trainJob}'s name a placeholder. */
+  private static JsonNode template(JsonNode stored, String trainJob) throws IOException {
+    ObjectNode copy = stored.deepCopy();
+    copy.remove("status");
+    ObjectNode metadata = (ObjectNode) copy.get("metadata");
+    metadata.retain("name", "labels", "annotations", "ownerReferences");
+    return JSON.readTree(JSON.writeValueAsString(copy).replace(trainJob, "${TRAINJOB}"));
+  }
+
+  private static JsonNode child(JsonNode template, String namespace, String trainJob, String uid) throws IOException {
+    ObjectNode child = (ObjectNode) JSON.readTree(JSON.writeValueAsString(template).replace("${TRAINJOB}", trainJob));
+    ((ObjectNode) child.get("metadata")).put("namespace", namespace);
+    for (JsonNode owner : child.path("metadata").path("ownerReferences")) {
+      ((ObjectNode) owner).put("uid", uid);
+    }
+    return child;
+  }
+
+  private int jobSets(String namespace) throws IOException, InterruptedException {
+    return get(String.format(JOBSETS, namespace)).path("items").size();
+  }
+
+  /** What the server counted since the last reset, per TrainJob: requests by client and verb. */
+  private Map<String, Double> requestsPerTrainJob(int count) throws IOException, InterruptedException {
+    JsonNode stats = get("/debug/stats");
+    Map<String, Double> perTrainJob = new TreeMap<>();
+    collect(stats, "", perTrainJob, count);
+    return perTrainJob;
+  }
+
+  private static void collect(JsonNode node, String path, Map<String, Double> into, int count) {
+    if (node.isNumber()) {
+      into.put(path, node.asDouble() / count);
+      return;
+    }
+    for (Iterator<Map.Entry<String, JsonNode>> fields = node.fields(); fields.hasNext(); ) {
+      Map.Entry<String, JsonNode> field = fields.next();
+      collect(field.getValue(), path.isEmpty() ? field.getKey() : path + " " + field.getKey(), into, count);
+    }
+  }
+
+  private JsonNode post(String path, String body) throws IOException, InterruptedException {
+    return send("POST", path, "application/json", body);
+  }
+
+  private void apply(String path, JsonNode object) throws IOException, InterruptedException {
+    send("PATCH", path + "?fieldManager=trainer&force=true", "application/apply-patch+yaml",
+        JSON.writeValueAsString(object));
+  }
+
+  private JsonNode get(String path) throws IOException, InterruptedException {
+    return send("GET", path, null, null);
+  }
+
+  private JsonNode send(String method, String path, String contentType, String body)
+      throws IOException, InterruptedException {
+    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(local.url() + path))
+        .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+    if (contentType != null) {
+      request.header("Content-Type", contentType);
+    }
+    HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    if (response.statusCode() >= 300) {
+      throw new IllegalStateException(method + " " + path + " answered " + response.statusCode() + ": "
+          + response.body());
+    }
+    return response.body().isEmpty() ? JSON.nullNode() : JSON.readTree(response.body());
+  }
+}

@@ -1,0 +1,272 @@
+package io.kftrainer.benchmarks.local;
+
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.kftrainer.api.v1alpha1.TrainJob;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * {@code local}'s overhead on a short training: the same 2-node x 2-process PyTorch DDP script
+ * ({@code benchmarks/local/ddp.py}) run as bare processes of this machine (two {@code python3}, one per node, with
+ * torchrun's {@code PET_*} variables) and as a TrainJob of the {@code torch-distributed} runtime through
+ * {@code local}, alternately. A bare run lasts from its launch to both processes' exit; a TrainJob from its create
+ * request to the {@code Complete} condition seen by this process's watch. The overhead is the difference of the
+ * medians.
+ *
+ * <p>On a loaded machine the training itself varies by seconds between runs, so the overhead is also given in
+ * parts that leave the training out, from the wall-clock times each node's process prints when it starts and ends
+ * ({@code START}, {@code END}; read from the bare runs' output and the pods' logs): the start (launch or create to
+ * the first node's {@code START}), the skew between the nodes' starts (the training waits for the last node), and
+ * the end (the last node's {@code END} to the processes' exit or {@code Complete}), each as TrainJob minus bare.
+ */
+final class TrainingFigures {
+
+  static final String NAMESPACE = "training";
+  private static final String PYTHON = "/usr/bin/python3";
+  private static final Pattern MARK = Pattern.compile("^(START|END) (\\d+\\.\\d+)$", Pattern.MULTILINE);
+
+  /** One run, in epoch microseconds: launched or created, the nodes' first START and last START and END, done. */
+  record Run(long launched, long firstStart, long lastStart, long lastEnd, long done) {
+    long total() {
+      return done - launched;
+    }
+  }
+
+  /** The runs of each kind. */
+  record Result(List<Run> bare, List<Run> trainJobs) {
+
+    double bareMillis() {
+      return median(bare, Run::total);
+    }
+
+    double trainJobMillis() {
+      return median(trainJobs, Run::total);
+    }
+
+    double overhead() {
+      return trainJobMillis() - bareMillis();
+    }
+
+    double startOverhead() {
+      return median(trainJobs, r -> r.firstStart() - r.launched()) - median(bare, r -> r.firstStart() - r.launched());
+    }
+
+    double skewOverhead() {
+      return median(trainJobs, r -> r.lastStart() - r.firstStart()) - median(bare, r -> r.lastStart() - r.firstStart());
+    }
+
+    double endOverhead() {
+      return median(trainJobs, r -> r.done() - r.lastEnd()) - median(bare, r -> r.done() - r.lastEnd());
+    }
+
+    private static double median(List<Run> runs, java.util.function.ToLongFunction<Run> micros) {
+      Samples samples = new Samples();
+      runs.forEach(r -> samples.add(micros.applyAsLong(r) * 1000));
+      return samples.p50();
+    }
+  }
+
+  private final LocalProcess local;
+  private final Path workDir;
+  private final String script;
+  private final Map<String, Long> complete = new ConcurrentHashMap<>();
+  private final Map<String, List<String>> pods = new ConcurrentHashMap<>();
+
+  TrainingFigures(LocalProcess local, Path workDir) {
+    this.local = local;
+    this.workDir = workDir;
+    try (InputStream in = TrainingFigures.class.getResourceAsStream("/benchmarks/local/ddp.py")) {
+      this.script = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Whether this machine has the Python and torch the script needs. */
+  static boolean available() {
+    try {
+      Process check = new ProcessBuilder(PYTHON, "-c", "import torch").redirectErrorStream(true).start();
+      return check.waitFor(60, TimeUnit.SECONDS) && check.exitValue() == 0;
+    } catch (IOException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  /** One warm-up of each, then {@code runs} alternated pairs. */
+  Result run(int runs) throws Exception {
+    Config config = Config.fromKubeconfig(Files.readString(workDir.resolve("kubeconfig")));
+    config.setHttp2Disable(true);
+    try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build()) {
+      client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata()
+          .build()).create();
+      SharedIndexInformer<TrainJob> trainJobs = client.resources(TrainJob.class).inNamespace(NAMESPACE)
+          .inform(handler(this::seen));
+      SharedIndexInformer<Pod> podInformer = client.pods().inNamespace(NAMESPACE).inform(handler(this::seen));
+      try {
+        bare();
+        trainJob(client, "warm-up");
+        List<Run> bare = new ArrayList<>();
+        List<Run> trainJob = new ArrayList<>();
+        for (int i = 0; i < runs; i++) {
+          bare.add(bare());
+          trainJob.add(trainJob(client, "ddp-" + i));
+        }
+        return new Result(bare, trainJob);
+      } finally {
+        trainJobs.close();
+        podInformer.close();
+      }
+    }
+  }
+
+  /** A bare run: both nodes' processes started at once, until both exit. */
+  private Run bare() throws Exception {
+    int port = freePort();
+    long launched = now();
+    List<Process> nodes = new ArrayList<>();
+    List<Path> logs = new ArrayList<>();
+    for (int node = 0; node < 2; node++) {
+      Path log = workDir.resolve("bare-" + node + ".log");
+      logs.add(log);
+      ProcessBuilder builder = new ProcessBuilder(PYTHON, "-c", script).redirectErrorStream(true)
+          .redirectOutput(log.toFile());
+      // the environment of local's pods (not this JVM's: PYTHONDONTWRITEBYTECODE alone makes torch's import slower)
+      builder.environment().clear();
+      builder.environment().putAll(Map.of("PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+          "PET_NNODES", "2", "PET_NPROC_PER_NODE", "2",
+          "PET_NODE_RANK", Integer.toString(node), "PET_MASTER_ADDR", "127.0.0.1",
+          "PET_MASTER_PORT", Integer.toString(port)));
+      nodes.add(builder.start());
+    }
+    for (Process node : nodes) {
+      if (!node.waitFor(5, TimeUnit.MINUTES) || node.exitValue() != 0) {
+        throw new IllegalStateException("the bare training failed, see " + logs);
+      }
+    }
+    long done = now();
+    List<String> outputs = new ArrayList<>();
+    for (Path log : logs) {
+      outputs.add(Files.readString(log));
+    }
+    return run(launched, outputs, done);
+  }
+
+  /** A run through local: the TrainJob {@code name} created, until {@code Complete}. */
+  private Run trainJob(KubernetesClient client, String name) throws InterruptedException {
+    TrainJob trainJob = client.getKubernetesSerialization().unmarshal(String.join("\n",
+        "apiVersion: trainer.kubeflow.org/v1alpha1",
+        "kind: TrainJob",
+        "metadata: {name: " + name + ", namespace: " + NAMESPACE + "}",
+        "spec:",
+        "  runtimeRef: {name: torch-distributed}",
+        "  trainer:",
+        "    numNodes: 2",
+        "    numProcPerNode: 2",
+        "    command: [python3, -c, " + client.getKubernetesSerialization().asJson(script) + "]"), TrainJob.class);
+    long created = now();
+    client.resource(trainJob).create();
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
+    while (!complete.containsKey(name)) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("TrainJob " + name + " not Complete after 5 minutes; local's output:\n"
+            + local.output());
+      }
+      TimeUnit.MILLISECONDS.sleep(1);
+    }
+    List<String> logs = pods.getOrDefault(name, List.of()).stream()
+        .map(pod -> client.pods().inNamespace(NAMESPACE).withName(pod).getLog()).toList();
+    return run(created, logs, complete.get(name));
+  }
+
+  private static Run run(long launched, List<String> outputs, long done) {
+    List<Long> starts = new ArrayList<>();
+    List<Long> ends = new ArrayList<>();
+    for (String output : outputs) {
+      Matcher mark = MARK.matcher(output);
+      while (mark.find()) {
+        long micros = Math.round(Double.parseDouble(mark.group(2)) * 1e6);
+        (mark.group(1).equals("START") ? starts : ends).add(micros);
+      }
+    }
+    if (starts.size() != 2 || ends.size() != 2) {
+      throw new IllegalStateException("expected START and END from 2 nodes, got " + starts + " and " + ends);
+    }
+    return new Run(launched, starts.stream().min(Long::compare).orElseThrow(),
+        starts.stream().max(Long::compare).orElseThrow(), ends.stream().max(Long::compare).orElseThrow(), done);
+  }
+
+  private static long now() {
+    return ChronoUnit.MICROS.between(Instant.EPOCH, Instant.now());
+  }
+
+  private void seen(TrainJob trainJob) {
+    boolean done = trainJob.getStatus() != null && trainJob.getStatus().getConditions() != null
+        && trainJob.getStatus().getConditions().stream()
+            .anyMatch(c -> "Complete".equals(c.getType()) && "True".equals(c.getStatus()));
+    if (done) {
+      complete.putIfAbsent(trainJob.getMetadata().getName(), now());
+    }
+  }
+
+  private void seen(Pod pod) {
+    String trainJob = pod.getMetadata().getLabels() == null ? null
+        : pod.getMetadata().getLabels().get("jobset.sigs.k8s.io/jobset-name");
+    if (trainJob != null) {
+      pods.compute(trainJob, (name, names) -> {
+        List<String> all = names == null ? new ArrayList<>() : new ArrayList<>(names);
+        if (!all.contains(pod.getMetadata().getName())) {
+          all.add(pod.getMetadata().getName());
+        }
+        return all;
+      });
+    }
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
+  }
+
+  private static <T> ResourceEventHandler<T> handler(Consumer<T> seen) {
+    return new ResourceEventHandler<>() {
+      @Override
+      public void onAdd(T object) {
+        seen.accept(object);
+      }
+
+      @Override
+      public void onUpdate(T oldObject, T object) {
+        seen.accept(object);
+      }
+
+      @Override
+      public void onDelete(T object, boolean deletedFinalStateUnknown) {
+      }
+    };
+  }
+}
