@@ -41,12 +41,14 @@ public final class RuntimeSnapshots {
   private final RuntimeResolver runtimes;
   private final KubernetesClient client;
   private final KubernetesSerialization serialization;
+  private final RuntimeYaml snapshotYaml;
 
   public RuntimeSnapshots(CacheObjectLookup cache, RuntimeResolver runtimes, KubernetesClient client) {
     this.cache = cache;
     this.runtimes = runtimes;
     this.client = client;
     this.serialization = client.getKubernetesSerialization();
+    this.snapshotYaml = new RuntimeYaml(serialization);
   }
 
   public static String name(TrainJob trainJob) {
@@ -73,7 +75,7 @@ public final class RuntimeSnapshots {
     ConfigMap snapshot = new ConfigMapBuilder()
         .withNewMetadata().withName(name(trainJob)).endMetadata()
         .withImmutable(true)
-        .addToData(KEY, serialization.asYaml(recordOf(runtime)))
+        .addToData(KEY, snapshotYaml.write(recordOf(runtime)))
         .build();
     ChildObjects.adopt(trainJob, snapshot);
     String namespace = trainJob.getMetadata().getNamespace();
@@ -114,7 +116,7 @@ public final class RuntimeSnapshots {
   private RuntimeSource parse(String yaml, String where) {
     GenericKubernetesResource generic;
     try {
-      generic = serialization.unmarshal(yaml, GenericKubernetesResource.class);
+      generic = serialization.unmarshal(snapshotYaml.jsonOf(yaml), GenericKubernetesResource.class);
     } catch (RuntimeException e) {
       throw new RuntimeSnapshotException(where + " is not a runtime: " + e.getMessage());
     }
