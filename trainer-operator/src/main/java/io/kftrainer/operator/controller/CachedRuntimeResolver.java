@@ -1,5 +1,7 @@
 package io.kftrainer.operator.controller;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.kftrainer.api.v1alpha1.ClusterTrainingRuntime;
 import io.kftrainer.api.v1alpha1.TrainJob;
@@ -14,12 +16,15 @@ import java.util.Optional;
 /**
  * Resolves runtimes from the operator's informer caches. The runtime comes back as a copy with the CRD defaults
  * set (the API server sets them too; the copy keeps the cached object untouched), so that it is the same whether
- * it was just read from the cache or from a runtime snapshot.
+ * it was just read from the cache or from a runtime snapshot. The defaulted JSON of each cached version (uid and
+ * resourceVersion) is remembered: every webhook call and reconcile copies the runtime, which took a serialization,
+ * a parse and the defaults each time; now a parse.
  */
 public final class CachedRuntimeResolver implements RuntimeResolver {
 
   private final ObjectLookup cache;
   private final KubernetesSerialization serialization;
+  private final Memo defaultedJson = new Memo(RuntimeYaml.ENTRIES);
 
   public CachedRuntimeResolver(ObjectLookup cache, KubernetesSerialization serialization) {
     this.cache = cache;
@@ -37,7 +42,19 @@ public final class CachedRuntimeResolver implements RuntimeResolver {
         .map(runtime -> RuntimeSource.of(defaulted(runtime)));
   }
 
-  private <T> T defaulted(T runtime) {
+  private <T extends HasMetadata> T defaulted(T runtime) {
+    ObjectMeta metadata = runtime.getMetadata();
+    if (metadata == null || metadata.getUid() == null || metadata.getResourceVersion() == null) {
+      return cloneDefaulted(runtime);
+    }
+    String version = runtime.getKind() + "/" + metadata.getUid() + "/" + metadata.getResourceVersion();
+    @SuppressWarnings("unchecked")
+    Class<T> type = (Class<T>) runtime.getClass();
+    return serialization.unmarshal(defaultedJson.get(version, key -> serialization.asJson(cloneDefaulted(runtime))),
+        type);
+  }
+
+  private <T> T cloneDefaulted(T runtime) {
     T copy = serialization.clone(runtime);
     CrdDefaults.applyTo(copy);
     return copy;

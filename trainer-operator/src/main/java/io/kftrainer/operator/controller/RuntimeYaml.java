@@ -3,9 +3,6 @@ package io.kftrainer.operator.controller;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
-import java.util.LinkedHashMap;
-import java.util.Map;
-import java.util.function.Function;
 
 /**
  * The YAML of runtime snapshots ({@link RuntimeSnapshots}), both ways, remembered by content: every TrainJob of a
@@ -20,8 +17,8 @@ final class RuntimeYaml {
   static final int ENTRIES = 64;
 
   private final KubernetesSerialization serialization;
-  private final Map<String, String> yamlByJson = lru();
-  private final Map<String, String> jsonByYaml = lru();
+  private final Memo yamlByJson = new Memo(ENTRIES);
+  private final Memo jsonByYaml = new Memo(ENTRIES);
 
   RuntimeYaml(KubernetesSerialization serialization) {
     this.serialization = serialization;
@@ -29,7 +26,7 @@ final class RuntimeYaml {
 
   /** {@code runtime} as YAML, as {@link KubernetesSerialization#asYaml} writes it. */
   String write(HasMetadata runtime) {
-    return remembered(yamlByJson, serialization.asJson(runtime), json -> serialization.asYaml(runtime));
+    return yamlByJson.get(serialization.asJson(runtime), json -> serialization.asYaml(runtime));
   }
 
   /**
@@ -38,29 +35,6 @@ final class RuntimeYaml {
    * @throws RuntimeException if {@code yaml} is not YAML (not remembered)
    */
   String jsonOf(String yaml) {
-    return remembered(jsonByYaml, yaml, text -> serialization.asJson(serialization.unmarshal(text, JsonNode.class)));
-  }
-
-  private static String remembered(Map<String, String> memory, String key, Function<String, String> compute) {
-    synchronized (memory) {
-      String known = memory.get(key);
-      if (known != null) {
-        return known;
-      }
-    }
-    String computed = compute.apply(key);
-    synchronized (memory) {
-      memory.put(key, computed);
-    }
-    return computed;
-  }
-
-  private static Map<String, String> lru() {
-    return new LinkedHashMap<>(16, 0.75f, true) {
-      @Override
-      protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
-        return size() > ENTRIES;
-      }
-    };
+    return jsonByYaml.get(yaml, text -> serialization.asJson(serialization.unmarshal(text, JsonNode.class)));
   }
 }
