@@ -38,7 +38,7 @@ final class AdmissionFigures {
     }
   }
 
-  static final List<Kind> KINDS = List.of(
+  static final List<Kind> ALL_KINDS = List.of(
       new Kind("ConfigMap (no webhook)", "/api/v1/namespaces/" + NAMESPACE + "/configmaps",
           i -> "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"cm-" + i + "\"},"
               + "\"data\":{\"key\":\"value\"}}"),
@@ -51,6 +51,9 @@ final class AdmissionFigures {
           + "/trainjobs", i -> trainJob("tj-" + i)),
       new Kind("TrainJob ?dryRun=All", "/apis/trainer.kubeflow.org/v1alpha1/namespaces/" + NAMESPACE
           + "/trainjobs?dryRun=All", i -> trainJob("dry-" + i)));
+  /** The kinds measured: all, or the one {@code -Dfigures.kind=N} names (0 to 3), to profile it alone. */
+  static final List<Kind> KINDS = Integer.getInteger("figures.kind") == null ? ALL_KINDS
+      : List.of(ALL_KINDS.get(Integer.getInteger("figures.kind")));
 
   private final LocalProcess local;
   private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
