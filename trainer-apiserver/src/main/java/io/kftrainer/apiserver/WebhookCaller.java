@@ -41,8 +41,10 @@ import javax.net.ssl.SSLSocketFactory;
  * to the caller, three threads to wake where one suffices (a call took three times as long on a busy 2-core
  * machine). Sockets have {@code TCP_NODELAY}, as Go's: the request's headers and body go out as two writes, and
  * with Nagle's algorithm the body would wait for the ACK of the headers, which the server delays by up to 40 ms.
- * The timeout applies to connecting and to each read. A call whose connection fails without an answer (a kept-alive
- * connection the server has just closed) is sent once more on a new connection; a call that times out is not.
+ * The timeout applies to connecting and to each read. A call whose kept-alive connection fails without an answer
+ * (the server has just closed it) is sent once more on a new connection, by the JDK; a call that times out is not.
+ * The body is buffered, not streamed: the JDK probes a kept-alive connection before a streamed POST with a read
+ * that waits 1 ms.
  */
 final class WebhookCaller {
 
@@ -97,13 +99,7 @@ final class WebhookCaller {
     int timeoutMillis = Math.toIntExact(webhook.timeoutSeconds() * 1000L);
     Answer answer;
     try {
-      try {
-        answer = post(endpoint.target(), trust, body, timeoutMillis);
-      } catch (SocketTimeoutException | ConnectException | SSLException e) {
-        throw e;
-      } catch (IOException e) {
-        answer = post(endpoint.target(), trust, body, timeoutMillis);
-      }
+      answer = post(endpoint.target(), trust, body, timeoutMillis);
     } catch (SocketTimeoutException e) {
       throw failed(post + "context deadline exceeded");
     } catch (ConnectException e) {
@@ -136,8 +132,6 @@ final class WebhookCaller {
     connection.setReadTimeout(timeoutMillis);
     connection.setRequestMethod("POST");
     connection.setDoOutput(true);
-    // streamed, not buffered: the JDK sends a buffered POST again on any failure, a timeout included
-    connection.setFixedLengthStreamingMode(body.length);
     connection.setRequestProperty("Content-Type", "application/json");
     connection.setRequestProperty("Accept", "application/json");
     try (OutputStream out = connection.getOutputStream()) {
