@@ -10,7 +10,6 @@ import io.fabric8.kubernetes.api.model.PodIPBuilder;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.PodStatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.cache.Store;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -55,6 +54,7 @@ final class Kubelet {
   private final ContainerEnv containerEnv;
   private final ProjectedVolumes projected;
   private final Path rshAgent;
+  private final StatusUpdates statuses;
   private final Map<String, PodRun> runs = new ConcurrentHashMap<>();
   private final Map<String, String> lastPhase = new LinkedHashMap<>();
   private final Set<String> unschedulable = new HashSet<>();
@@ -73,6 +73,7 @@ final class Kubelet {
     this.containerEnv = new ContainerEnv(client);
     this.projected = new ProjectedVolumes(client, java.time.Clock.systemUTC());
     this.rshAgent = rshAgent;
+    this.statuses = new StatusUpdates(client);
   }
 
   void reconcile(WorkQueue.Key key) {
@@ -168,6 +169,9 @@ final class Kubelet {
       PodVolumes v = volumes;
       Map<Integer, Integer> portMap = ports.ports(group(pod), declaredPorts(pod));
       run.start(name -> launch(pod, podDir, v, portMap, run, name));
+      // the status is written by the reconcile the run asks for once a process starts: meanwhile this thread starts
+      // the other pods waiting in the queue (the nodes of a JobSet, whose training waits for the last one)
+      return;
     }
     writeStatus(pod, run);
   }
@@ -292,19 +296,7 @@ final class Kubelet {
   }
 
   private void updateStatus(Pod pod, PodStatus status) {
-    try {
-      Pod latest = client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
-          .get();
-      if (latest == null) {
-        return;
-      }
-      latest.setStatus(status);
-      client.pods().resource(latest).updateStatus();
-    } catch (KubernetesClientException e) {
-      if (e.getCode() != 404) {
-        throw e;
-      }
-    }
+    statuses.write(pod, p -> p.setStatus(status));
   }
 
   private static PodCondition condition(String type, String status, String reason, String message) {
