@@ -1,9 +1,6 @@
 # A short PyTorch DDP training on CPUs, 2 nodes x 2 processes: examples/torch-trainjob.yaml without the progress
 # reports (the bare run it is compared with has no status server). Reads torchrun's PET_* contract and starts its
-# local ranks itself (Debian's torch 1.13 torchrun fails under Python 3.11). Prints "START <epoch s>" first and
-# "END <epoch s>" last, for the harness (TrainingFigures) to time the processes from outside.
-import time
-print(f"START {time.time():.6f}", flush=True)
+# local ranks itself (Debian's torch 1.13 torchrun fails under Python 3.11).
 import os
 import torch
 import torch.distributed as dist
@@ -33,4 +30,3 @@ env = os.environ
 nproc, nnodes = int(env["PET_NPROC_PER_NODE"]), int(env["PET_NNODES"])
 mp.start_processes(train, nprocs=nproc, start_method="fork",
                    args=(int(env["PET_NODE_RANK"]), nproc, nnodes, env["PET_MASTER_ADDR"], env["PET_MASTER_PORT"]))
-print(f"END {time.time():.6f}", flush=True)

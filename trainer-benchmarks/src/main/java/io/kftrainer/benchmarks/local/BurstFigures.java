@@ -12,19 +12,24 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * A burst of TrainJobs through {@code local --no-execute}, created at once from {@value #CLIENTS} threads of this
  * process, until every one has its JobSet: the operator's throughput. Compared, in the same {@code local} and
  * alternately, with a bare client that makes the same writes per TrainJob itself: the TrainJob's create (through
  * admission, with {@code spec.managedBy} another controller's so that the operator leaves it alone), then the
- * operator's writes, copied from what the operator wrote in a warm-up burst (the runtime snapshot ConfigMap and the
- * JobSet, each server-side applied by field manager {@code trainer}, as the operator applies them). The gap is
+ * operator's writes, copied from what the operator wrote in a warm-up burst (its ConfigMaps and the JobSet, each
+ * created or server-side applied by field manager {@code trainer} as the operator wrote it). The gap is
  * the operator's own work per TrainJob, between the events it gets and the writes it makes. Also prints the
  * requests per TrainJob of an operator burst, by client and verb, from the server's {@code /debug/stats}.
  */
@@ -38,7 +43,8 @@ final class BurstFigures {
   private static final String OTHER_CONTROLLER = "kueue.x-k8s.io/multikueue";
 
   /** Seconds per burst of each kind, and the operator's requests per TrainJob by client and verb. */
-  record Result(int count, List<Double> operator, List<Double> bare, Map<String, Double> requestsPerTrainJob) {
+  record Result(int count, List<Double> operator, List<Double> bare, Map<String, Double> requestsPerTrainJob,
+      List<Double> operatorCpu, List<Double> bareCpu) {
 
     double operatorMedian() {
       return median(operator);
@@ -58,8 +64,11 @@ final class BurstFigures {
   private final LocalProcess local;
   private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
   private int namespaces;
-  private JsonNode configMapTemplate;
-  private JsonNode jobSetTemplate;
+  /** The operator's children of a TrainJob, in the order it wrote them: how and where it wrote each. */
+  private record Child(JsonNode template, boolean applied, String collection) {
+  }
+
+  private final List<Child> children = new ArrayList<>();
 
   BurstFigures(LocalProcess local) {
     this.local = local;
@@ -74,20 +83,26 @@ final class BurstFigures {
       bareBurst(threads, Math.min(count, 200));
       List<Double> operator = new ArrayList<>();
       List<Double> bare = new ArrayList<>();
+      List<Double> operatorCpu = new ArrayList<>();
+      List<Double> bareCpu = new ArrayList<>();
       Map<String, Double> requests = Map.of();
       for (int round = 0; round < rounds; round++) {
         send("DELETE", "/debug/stats", null, null);
         long start = System.nanoTime();
+        long cpu = local.cpuMillis();
         operatorBurst(threads, count);
         operator.add((System.nanoTime() - start) / 1e9);
+        operatorCpu.add((local.cpuMillis() - cpu) / 1e3);
         if (round == 0) {
           requests = requestsPerTrainJob(count);
         }
         start = System.nanoTime();
+        cpu = local.cpuMillis();
         bareBurst(threads, count);
         bare.add((System.nanoTime() - start) / 1e9);
+        bareCpu.add((local.cpuMillis() - cpu) / 1e3);
       }
-      return new Result(count, operator, bare, requests);
+      return new Result(count, operator, bare, requests, operatorCpu, bareCpu);
     } finally {
       threads.shutdownNow();
     }
@@ -96,6 +111,24 @@ final class BurstFigures {
   /** Creates {@code count} TrainJobs for the operator in a new namespace; returns once each has its JobSet. */
   private String operatorBurst(ExecutorService threads, int count) throws Exception {
     String namespace = namespace();
+    // a watch, not a list per poll: listing the namespace's JobSets over and over was a fifth of the server's CPU
+    Set<String> jobSets = ConcurrentHashMap.newKeySet();
+    CountDownLatch all = new CountDownLatch(count);
+    CompletableFuture<HttpResponse<Stream<String>>> watch = http.sendAsync(HttpRequest.newBuilder(
+        URI.create(local.url() + String.format(JOBSETS, namespace) + "?watch=1")).build(),
+        HttpResponse.BodyHandlers.ofLines());
+    Future<?> reader = threads.submit(() -> {
+      try (Stream<String> events = watch.get().body()) {
+        events.forEach(line -> {
+          JsonNode event = parse(line);
+          if ("ADDED".equals(event.path("type").asText())
+              && jobSets.add(event.path("object").path("metadata").path("name").asText())) {
+            all.countDown();
+          }
+        });
+      }
+      return null;
+    });
     List<Future<?>> creates = new ArrayList<>();
     for (int i = 0; i < count; i++) {
       String name = String.format("t-%05d", i);
@@ -104,14 +137,23 @@ final class BurstFigures {
     for (Future<?> create : creates) {
       create.get();
     }
-    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
-    while (jobSets(namespace) < count) {
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("only " + jobSets(namespace) + " of " + count + " JobSets after 10 minutes");
+    try {
+      if (!all.await(10, TimeUnit.MINUTES)) {
+        throw new IllegalStateException("only " + jobSets.size() + " of " + count + " JobSets after 10 minutes");
       }
-      TimeUnit.MILLISECONDS.sleep(20);
+    } finally {
+      reader.cancel(true);
+      watch.thenAccept(response -> response.body().close());
     }
     return namespace;
+  }
+
+  private static JsonNode parse(String json) {
+    try {
+      return JSON.readTree(json);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   /** The same writes per TrainJob from this process: the TrainJob (left alone by the operator), its children. */
@@ -123,10 +165,15 @@ final class BurstFigures {
       writes.add(threads.submit(() -> {
         JsonNode created = post(String.format(TRAINJOBS, namespace), trainJob(name, OTHER_CONTROLLER));
         String uid = created.path("metadata").path("uid").asText();
-        JsonNode configMap = child(configMapTemplate, namespace, name, uid);
-        apply(String.format(CONFIGMAPS, namespace) + "/" + configMap.path("metadata").path("name").asText(),
-            configMap);
-        apply(String.format(JOBSETS, namespace) + "/" + name, child(jobSetTemplate, namespace, name, uid));
+        for (Child template : children) {
+          JsonNode child = child(template.template(), namespace, name, uid);
+          String collection = String.format(template.collection(), namespace);
+          if (template.applied()) {
+            apply(collection + "/" + child.path("metadata").path("name").asText(), child);
+          } else {
+            post(collection, JSON.writeValueAsString(child));
+          }
+        }
         return null;
       }));
     }
@@ -149,16 +196,37 @@ final class BurstFigures {
         + "\"trainer\":{\"numNodes\":2,\"command\":[\"python3\",\"-c\",\"print(1)\"]}}}";
   }
 
-  /** The operator's children of one warm-up TrainJob, as the operator applied them. */
+  /**
+   * The operator's children of one warm-up TrainJob, in the order it wrote them (their resourceVersions), each
+   * created or applied as the operator did (an apply leaves an {@code Apply} entry in the managed fields).
+   */
   private void templates(String namespace) throws IOException, InterruptedException {
     String trainJob = "t-00000";
-    jobSetTemplate = template(get(String.format(JOBSETS, namespace) + "/" + trainJob), trainJob);
-    JsonNode configMaps = get(String.format(CONFIGMAPS, namespace)
-        + "?labelSelector=trainer.kubeflow.org/trainjob-name%3D" + trainJob);
-    if (configMaps.path("items").size() != 1) {
-      throw new IllegalStateException("expected one ConfigMap of TrainJob " + trainJob + ", got " + configMaps);
+    String selector = "?labelSelector=trainer.kubeflow.org/trainjob-name%3D" + trainJob;
+    List<JsonNode> stored = new ArrayList<>();
+    List<String> collections = new ArrayList<>();
+    for (String collection : List.of(CONFIGMAPS, JOBSETS)) {
+      for (JsonNode item : get(String.format(collection, namespace) + selector).path("items")) {
+        stored.add(item);
+        collections.add(collection);
+      }
     }
-    configMapTemplate = template(configMaps.path("items").get(0), trainJob);
+    List<Integer> order = new ArrayList<>();
+    for (int i = 0; i < stored.size(); i++) {
+      order.add(i);
+    }
+    order.sort(java.util.Comparator.comparingLong(i -> stored.get(i).path("metadata").path("resourceVersion")
+        .asLong()));
+    for (int i : order) {
+      boolean applied = false;
+      for (JsonNode entry : stored.get(i).path("metadata").path("managedFields")) {
+        applied |= "Apply".equals(entry.path("operation").asText());
+      }
+      children.add(new Child(template(stored.get(i), trainJob), applied, collections.get(i)));
+    }
+    if (children.stream().noneMatch(c -> c.collection().equals(JOBSETS))) {
+      throw new IllegalStateException("no JobSet of TrainJob " + trainJob + " in " + namespace);
+    }
   }
 
   /** An object as its writer applied it: no status, no server-set metadata; {@code trainJob}'s name a placeholder. */
@@ -177,10 +245,6 @@ final class BurstFigures {
       ((ObjectNode) owner).put("uid", uid);
     }
     return child;
-  }
-
-  private int jobSets(String namespace) throws IOException, InterruptedException {
-    return get(String.format(JOBSETS, namespace)).path("items").size();
   }
 
   /** What the server counted since the last reset, per TrainJob: requests by client and verb. */

@@ -108,10 +108,16 @@ public final class LocalFigures {
       System.out.printf(Locale.ROOT, "%ntraining, PyTorch DDP 2 nodes x 2 processes, bare and through local, alternated "
           + "%d times after a warm-up (load %s), medians%n", TRAININGS, Proc.load());
       System.out.printf(Locale.ROOT, "  bare processes %8.0f ms%n  TrainJob       %8.0f ms%n  overhead       %8.0f ms"
-          + "   (without the training's own variance: start %.0f + node skew %.0f + end %.0f = %.0f ms)%n",
-          result.bareMillis(), result.trainJobMillis(), result.overhead(), result.startOverhead(),
-          result.skewOverhead(), result.endOverhead(),
-          result.startOverhead() + result.skewOverhead() + result.endOverhead());
+          + "   (measured directly: create -> first process %.0f + node skew %.0f + last exit -> Complete %.0f"
+          + " = %.0f ms)%n", result.bareMillis(), result.trainJobMillis(), result.overhead(), result.toFirstProcess(),
+          result.nodeSkew(), result.exitToComplete(),
+          result.toFirstProcess() + result.nodeSkew() + result.exitToComplete());
+      if (Boolean.getBoolean("figures.verbose")) {
+        for (int i = 0; i < result.bare().size(); i++) {
+          System.out.printf(Locale.ROOT, "    run %d: bare %s, TrainJob %s%n", i, parts(result.bare().get(i)),
+              parts(result.trainJobs().get(i)));
+        }
+      }
     }
   }
 
@@ -127,9 +133,10 @@ public final class LocalFigures {
       BurstFigures.Result result = new BurstFigures(local).run(BURST, BURSTS);
       System.out.printf(Locale.ROOT, "%nburst, %d TrainJobs from %d threads through local --no-execute until each has its "
           + "JobSet, alternated %d times (load %s)%n", result.count(), BurstFigures.CLIENTS, BURSTS, Proc.load());
-      System.out.printf(Locale.ROOT, "  operator        %6.2f s (median of %s)%n  bare client     %6.2f s (median of %s)%n"
-          + "  ratio           %6.2f%n", result.operatorMedian(), result.operator(), result.bareMedian(), result.bare(),
-          result.operatorMedian() / result.bareMedian());
+      System.out.printf(Locale.ROOT, "  operator        %6.2f s (median of %s; local's CPU %s s)%n"
+          + "  bare client     %6.2f s (median of %s; local's CPU %s s)%n  ratio           %6.2f%n",
+          result.operatorMedian(), result.operator(), result.operatorCpu(), result.bareMedian(), result.bare(),
+          result.bareCpu(), result.operatorMedian() / result.bareMedian());
       System.out.println("  requests per TrainJob in an operator burst, by client, verb and resource:");
       result.requestsPerTrainJob().forEach((key, perTrainJob) -> {
         if (perTrainJob >= 0.01) {
@@ -137,5 +144,12 @@ public final class LocalFigures {
         }
       });
     }
+  }
+
+  /** A run's total and parts in milliseconds: to the first process, node skew, processes, last exit to done. */
+  private static String parts(TrainingFigures.Run run) {
+    return String.format(Locale.ROOT, "%d ms (start %d, skew %d, processes %d, end %d)", run.total() / 1000,
+        (run.firstStart() - run.launched()) / 1000, (run.lastStart() - run.firstStart()) / 1000,
+        (run.lastExit() - run.lastStart()) / 1000, (run.done() - run.lastExit()) / 1000);
   }
 }

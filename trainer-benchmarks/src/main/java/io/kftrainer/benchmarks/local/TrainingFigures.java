@@ -1,5 +1,6 @@
 package io.kftrainer.benchmarks.local;
 
+import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.Config;
@@ -23,8 +24,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * {@code local}'s overhead on a short training: the same 2-node x 2-process PyTorch DDP script
@@ -34,20 +33,20 @@ import java.util.regex.Pattern;
  * request to the {@code Complete} condition seen by this process's watch. The overhead is the difference of the
  * medians.
  *
- * <p>On a loaded machine the training itself varies by seconds between runs, so the overhead is also given in
- * parts that leave the training out, from the wall-clock times each node's process prints when it starts and ends
- * ({@code START}, {@code END}; read from the bare runs' output and the pods' logs): the start (launch or create to
- * the first node's {@code START}), the skew between the nodes' starts (the training waits for the last node), and
- * the end (the last node's {@code END} to the processes' exit or {@code Complete}), each as TrainJob minus bare.
+ * <p>On a loaded machine the training itself varies by seconds between runs (and so does Python's exit after it),
+ * so the overhead is also measured directly, from the times the executor records for each container's process
+ * ({@code startedAt} and {@code finishedAt} of the pods' container statuses, to the nanosecond): create to the
+ * first process started, the skew between the nodes' processes' starts (the training waits for the last node),
+ * and the last process's exit to {@code Complete}. A bare run has none of the three: both processes start at once
+ * and their exit is seen at once.
  */
 final class TrainingFigures {
 
   static final String NAMESPACE = "training";
   private static final String PYTHON = "/usr/bin/python3";
-  private static final Pattern MARK = Pattern.compile("^(START|END) (\\d+\\.\\d+)$", Pattern.MULTILINE);
 
-  /** One run, in epoch microseconds: launched or created, the nodes' first START and last START and END, done. */
-  record Run(long launched, long firstStart, long lastStart, long lastEnd, long done) {
+  /** One run, in epoch microseconds: launched or created, first and last process started, last exited, done. */
+  record Run(long launched, long firstStart, long lastStart, long lastExit, long done) {
     long total() {
       return done - launched;
     }
@@ -68,16 +67,19 @@ final class TrainingFigures {
       return trainJobMillis() - bareMillis();
     }
 
-    double startOverhead() {
-      return median(trainJobs, r -> r.firstStart() - r.launched()) - median(bare, r -> r.firstStart() - r.launched());
+    /** Create to the first process started, median. */
+    double toFirstProcess() {
+      return median(trainJobs, r -> r.firstStart() - r.launched());
     }
 
-    double skewOverhead() {
-      return median(trainJobs, r -> r.lastStart() - r.firstStart()) - median(bare, r -> r.lastStart() - r.firstStart());
+    /** First process started to the last one started, median. */
+    double nodeSkew() {
+      return median(trainJobs, r -> r.lastStart() - r.firstStart());
     }
 
-    double endOverhead() {
-      return median(trainJobs, r -> r.done() - r.lastEnd()) - median(bare, r -> r.done() - r.lastEnd());
+    /** Last process exited to {@code Complete}, median. */
+    double exitToComplete() {
+      return median(trainJobs, r -> r.done() - r.lastExit());
     }
 
     private static double median(List<Run> runs, java.util.function.ToLongFunction<Run> micros) {
@@ -168,11 +170,7 @@ final class TrainingFigures {
       }
     }
     long done = now();
-    List<String> outputs = new ArrayList<>();
-    for (Path log : logs) {
-      outputs.add(Files.readString(log));
-    }
-    return run(launched, outputs, done);
+    return new Run(launched, launched, launched, done, done);
   }
 
   /** A run through local: the TrainJob {@code name} created, until {@code Complete}. */
@@ -197,26 +195,20 @@ final class TrainingFigures {
       }
       TimeUnit.MILLISECONDS.sleep(1);
     }
-    List<String> logs = pods.getOrDefault(name, List.of()).stream()
-        .map(pod -> client.pods().inNamespace(NAMESPACE).withName(pod).getLog()).toList();
-    return run(created, logs, complete.get(name));
+    List<ContainerStateTerminated> processes = pods.getOrDefault(name, List.of()).stream()
+        .map(pod -> client.pods().inNamespace(NAMESPACE).withName(pod).get())
+        .flatMap(pod -> pod.getStatus().getContainerStatuses().stream())
+        .map(status -> status.getState().getTerminated()).toList();
+    if (processes.size() != 2 || processes.contains(null)) {
+      throw new IllegalStateException("expected 2 ended containers of TrainJob " + name + ", got " + processes);
+    }
+    return new Run(created, processes.stream().mapToLong(p -> micros(p.getStartedAt())).min().orElseThrow(),
+        processes.stream().mapToLong(p -> micros(p.getStartedAt())).max().orElseThrow(),
+        processes.stream().mapToLong(p -> micros(p.getFinishedAt())).max().orElseThrow(), complete.get(name));
   }
 
-  private static Run run(long launched, List<String> outputs, long done) {
-    List<Long> starts = new ArrayList<>();
-    List<Long> ends = new ArrayList<>();
-    for (String output : outputs) {
-      Matcher mark = MARK.matcher(output);
-      while (mark.find()) {
-        long micros = Math.round(Double.parseDouble(mark.group(2)) * 1e6);
-        (mark.group(1).equals("START") ? starts : ends).add(micros);
-      }
-    }
-    if (starts.size() != 2 || ends.size() != 2) {
-      throw new IllegalStateException("expected START and END from 2 nodes, got " + starts + " and " + ends);
-    }
-    return new Run(launched, starts.stream().min(Long::compare).orElseThrow(),
-        starts.stream().max(Long::compare).orElseThrow(), ends.stream().max(Long::compare).orElseThrow(), done);
+  private static long micros(String timestamp) {
+    return ChronoUnit.MICROS.between(Instant.EPOCH, Instant.parse(timestamp));
   }
 
   private static long now() {
