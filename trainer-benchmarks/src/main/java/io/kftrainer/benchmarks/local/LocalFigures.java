@@ -18,8 +18,8 @@ import java.util.Map;
  *       p50/p90/p99, the TrainJob/ConfigMap ratio at p50, and the threads the JVM started per 1,000 creates, on a
  *       JVM that sees 1 CPU and one that sees 2 ({@code -XX:ActiveProcessorCount}).</li>
  *   <li>{@code training} ({@link TrainingFigures}): a short PyTorch DDP training (2 nodes x 2 processes) as bare
- *       processes and as a TrainJob through {@code local}, alternately: the overhead of {@code local} from create
- *       to {@code Complete}.</li>
+ *       processes and as a TrainJob through {@code local} (with {@code bin/trainer}'s JVM options), alternately: the
+ *       overhead of {@code local} from create to {@code Complete}.</li>
  *   <li>{@code startup} ({@link StartupFigures}): {@code local --apply} with {@code bin/trainer}'s JVM options, to
  *       its banner and to the TrainJob's pod running.</li>
  *   <li>{@code burst} ({@link BurstFigures}): bursts of TrainJobs through {@code local --no-execute} until each has
@@ -102,11 +102,13 @@ public final class LocalFigures {
       System.out.println("\ntraining: SKIPPED (no /usr/bin/python3 with torch: apt-get install python3-torch)");
       return;
     }
-    try (LocalProcess local = LocalProcess.start(jar, List.of(), List.of("--run-dir", workDir.resolve("run").toString()),
-        workDir)) {
+    // as users run local: bin/trainer's JVM options (C2's compilations competed with the training for the CPUs)
+    try (LocalProcess local = LocalProcess.start(jar, StartupFigures.binTrainerOptions(jar),
+        List.of("--run-dir", workDir.resolve("run").toString()), workDir)) {
       TrainingFigures.Result result = new TrainingFigures(local, workDir).run(TRAININGS);
       System.out.printf(Locale.ROOT, "%ntraining, PyTorch DDP 2 nodes x 2 processes, bare and through local, alternated "
-          + "%d times after a warm-up (load %s), medians%n", TRAININGS, Proc.load());
+          + "%d times after a warm-up, local with %s (load %s), medians%n", TRAININGS,
+          StartupFigures.binTrainerOptions(jar), Proc.load());
       System.out.printf(Locale.ROOT, "  bare processes %8.0f ms%n  TrainJob       %8.0f ms%n  overhead       %8.0f ms"
           + "   (measured directly: create -> first process %.0f + node skew %.0f + last exit -> Complete %.0f"
           + " = %.0f ms)%n", result.bareMillis(), result.trainJobMillis(), result.overhead(), result.toFirstProcess(),

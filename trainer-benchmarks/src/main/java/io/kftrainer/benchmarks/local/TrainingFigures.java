@@ -93,6 +93,8 @@ final class TrainingFigures {
   private final Path workDir;
   private final String script;
   private final Map<String, Long> complete = new ConcurrentHashMap<>();
+  /** When this process's watches first saw each step of a TrainJob's way ({@code name/step}), for -Dfigures.verbose. */
+  private final Map<String, Long> seen = new ConcurrentHashMap<>();
   private final Map<String, List<String>> pods = new ConcurrentHashMap<>();
 
   TrainingFigures(LocalProcess local, Path workDir) {
@@ -128,6 +130,24 @@ final class TrainingFigures {
       SharedIndexInformer<TrainJob> trainJobs = client.resources(TrainJob.class).inNamespace(NAMESPACE)
           .inform(handler(this::seen));
       SharedIndexInformer<Pod> podInformer = client.pods().inNamespace(NAMESPACE).inform(handler(this::seen));
+      SharedIndexInformer<io.kftrainer.api.jobset.v1alpha2.JobSet> jobSets = client
+          .resources(io.kftrainer.api.jobset.v1alpha2.JobSet.class).inNamespace(NAMESPACE).inform(handler(jobSet -> {
+            String name = jobSet.getMetadata().getName();
+            seen.putIfAbsent(name + "/jobset created", now());
+            if (jobSet.getStatus() != null && jobSet.getStatus().getConditions() != null && jobSet.getStatus()
+                .getConditions().stream().anyMatch(c -> "Completed".equals(c.getType()) && "True".equals(c.getStatus()))) {
+              seen.putIfAbsent(name + "/jobset completed", now());
+            }
+          }));
+      SharedIndexInformer<io.fabric8.kubernetes.api.model.batch.v1.Job> jobs = client.batch().v1().jobs()
+          .inNamespace(NAMESPACE).inform(handler(job -> {
+            String name = job.getMetadata().getLabels().get("jobset.sigs.k8s.io/jobset-name");
+            seen.putIfAbsent(name + "/job created", now());
+            if (job.getStatus() != null && job.getStatus().getConditions() != null && job.getStatus().getConditions()
+                .stream().anyMatch(c -> "Complete".equals(c.getType()) && "True".equals(c.getStatus()))) {
+              seen.putIfAbsent(name + "/job complete", now());
+            }
+          }));
       try {
         bare();
         trainJob(client, "warm-up");
@@ -141,6 +161,8 @@ final class TrainingFigures {
       } finally {
         trainJobs.close();
         podInformer.close();
+        jobSets.close();
+        jobs.close();
       }
     }
   }
@@ -186,6 +208,7 @@ final class TrainingFigures {
         "    numProcPerNode: 2",
         "    command: [python3, -c, " + client.getKubernetesSerialization().asJson(script) + "]"), TrainJob.class);
     long created = now();
+    long cpuBefore = local.cpuMillis();
     client.resource(trainJob).create();
     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
     while (!complete.containsKey(name)) {
@@ -201,6 +224,19 @@ final class TrainingFigures {
         .map(status -> status.getState().getTerminated()).toList();
     if (processes.size() != 2 || processes.contains(null)) {
       throw new IllegalStateException("expected 2 ended containers of TrainJob " + name + ", got " + processes);
+    }
+    if (Boolean.getBoolean("figures.verbose")) {
+      long first = processes.stream().mapToLong(p -> micros(p.getStartedAt())).min().orElseThrow();
+      long exit = processes.stream().mapToLong(p -> micros(p.getFinishedAt())).max().orElseThrow();
+      System.out.printf(java.util.Locale.ROOT, "    %s: created -> JobSet %d -> Job %d -> pod %d -> process %d ms; "
+          + "last exit -> pod Succeeded %d -> Job Complete %d -> JobSet Completed %d -> TrainJob Complete %d ms; "
+          + "local's CPU %d ms%n", name, (seen.get(name + "/jobset created") - created) / 1000,
+          (seen.get(name + "/job created") - seen.get(name + "/jobset created")) / 1000,
+          (seen.get(name + "/pod created") - seen.get(name + "/job created")) / 1000,
+          (first - seen.get(name + "/pod created")) / 1000, (seen.get(name + "/pod succeeded") - exit) / 1000,
+          (seen.get(name + "/job complete") - seen.get(name + "/pod succeeded")) / 1000,
+          (seen.get(name + "/jobset completed") - seen.get(name + "/job complete")) / 1000,
+          (complete.get(name) - seen.get(name + "/jobset completed")) / 1000, local.cpuMillis() - cpuBefore);
     }
     return new Run(created, processes.stream().mapToLong(p -> micros(p.getStartedAt())).min().orElseThrow(),
         processes.stream().mapToLong(p -> micros(p.getStartedAt())).max().orElseThrow(),
@@ -228,6 +264,10 @@ final class TrainingFigures {
     String trainJob = pod.getMetadata().getLabels() == null ? null
         : pod.getMetadata().getLabels().get("jobset.sigs.k8s.io/jobset-name");
     if (trainJob != null) {
+      seen.putIfAbsent(trainJob + "/pod created", now());
+      if (pod.getStatus() != null && "Succeeded".equals(pod.getStatus().getPhase())) {
+        seen.put(trainJob + "/pod succeeded", now());
+      }
       pods.compute(trainJob, (name, names) -> {
         List<String> all = names == null ? new ArrayList<>() : new ArrayList<>(names);
         if (!all.contains(pod.getMetadata().getName())) {
