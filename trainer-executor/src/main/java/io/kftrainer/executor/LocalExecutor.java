@@ -65,6 +65,7 @@ public final class LocalExecutor implements AutoCloseable {
   private final Options options;
   private final WorkQueue queue = new WorkQueue();
   private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
+  private EventRecorder events;
   private Kubelet kubelet;
 
   public LocalExecutor(KubernetesClient client, Options options) {
@@ -85,7 +86,7 @@ public final class LocalExecutor implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    EventRecorder events = new EventRecorder(client);
+    events = new EventRecorder(client);
     SharedIndexInformer<JobSet> jobSets = client.resources(JobSet.class).inAnyNamespace().runnableInformer(0);
     SharedIndexInformer<Job> jobs = client.batch().v1().jobs().inAnyNamespace().runnableInformer(0);
     SharedIndexInformer<Pod> pods = client.pods().inAnyNamespace().runnableInformer(0);
@@ -166,6 +167,9 @@ public final class LocalExecutor implements AutoCloseable {
     queue.close();
     if (kubelet != null) {
       kubelet.stopAll();
+    }
+    if (events != null) {
+      events.close();
     }
   }
 
