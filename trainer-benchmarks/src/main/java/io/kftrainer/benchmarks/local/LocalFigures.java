@@ -106,8 +106,9 @@ public final class LocalFigures {
     try (LocalProcess local = LocalProcess.start(jar, StartupFigures.binTrainerOptions(jar),
         List.of("--run-dir", workDir.resolve("run").toString()), workDir)) {
       TrainingFigures.Result result = new TrainingFigures(local, workDir).run(TRAININGS);
-      System.out.printf(Locale.ROOT, "%ntraining, PyTorch DDP 2 nodes x 2 processes, bare and through local, alternated "
-          + "%d times after a warm-up, local with %s (load %s), medians%n", TRAININGS,
+      System.out.printf(Locale.ROOT, "%ntraining, PyTorch DDP 2 nodes x 2 processes, bare (%s) and through local, "
+          + "alternated %d times after a warm-up, local with %s (load %s), medians%n",
+          result.contained() ? "in bwrap, as local's pods" : "uncontained, as local's pods", TRAININGS,
           StartupFigures.binTrainerOptions(jar), Proc.load());
       System.out.printf(Locale.ROOT, "  bare processes %8.0f ms%n  TrainJob       %8.0f ms%n  overhead       %8.0f ms"
           + "   (measured directly: create -> first process %.0f + node skew %.0f + last exit -> Complete %.0f"
@@ -126,8 +127,9 @@ public final class LocalFigures {
   private void startup() throws Exception {
     StartupFigures.Result result = new StartupFigures(jar, workDir).run(STARTS);
     System.out.printf(Locale.ROOT, "%nstart-up, local --apply (one pod) with bin/trainer's options %s, %d starts (load %s),"
-        + " medians%n  to the banner %8.0f ms%n  to the pod Running %4.0f ms%n",
-        StartupFigures.binTrainerOptions(jar), result.starts(), Proc.load(), result.toBanner(), result.toRunning());
+        + " medians%n  to the banner %8.0f ms (CPU %.0f ms)%n  to the pod Running %4.0f ms%n",
+        StartupFigures.binTrainerOptions(jar), result.starts(), Proc.load(), result.toBanner(), result.cpuToBanner(),
+        result.toRunning());
   }
 
   private void burst() throws Exception {

@@ -39,6 +39,7 @@ final class LocalProcess implements AutoCloseable {
   private final Path kubeconfig;
   private final long startedNanos;
   private long bannerNanos;
+  private long bannerCpuMillis;
   private String url;
   private String token;
   private SSLContext trust;
@@ -89,6 +90,7 @@ final class LocalProcess implements AutoCloseable {
       String text = output();
       if (text.contains(BANNER)) {
         bannerNanos = System.nanoTime();
+        bannerCpuMillis = Proc.cpuMillis(process.pid());
         Matcher api = API_SERVER.matcher(text);
         if (api.find()) {
           url = api.group(1);
@@ -153,6 +155,11 @@ final class LocalProcess implements AutoCloseable {
   /** Wall time from the process's start to its banner. */
   long millisToBanner() {
     return (bannerNanos - startedNanos) / 1_000_000;
+  }
+
+  /** CPU time (user + system) of the process when its banner was seen: what the machine's load changes least. */
+  long cpuMillisToBanner() {
+    return bannerCpuMillis;
   }
 
   /** Wall time since the process was started. */
