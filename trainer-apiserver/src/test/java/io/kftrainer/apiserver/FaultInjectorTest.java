@@ -25,17 +25,19 @@ class FaultInjectorTest {
     RequestFilter filter = provider.create("rate=1,kinds=500");
     filter.enable(false);
     try (EmbeddedApiServer server = EmbeddedApiServer.builder().requestFilter(filter).start()) {
-      HttpClient http = HttpClient.newHttpClient();
+      HttpClient http = HttpClient.newBuilder().sslContext(server.trustingSslContext()).build();
       URI configMaps = URI.create(server.url() + "/api/v1/namespaces/f/configmaps");
-      assertThat(http.send(HttpRequest.newBuilder(configMaps).build(), HttpResponse.BodyHandlers.ofString())
+      java.util.function.Function<URI, HttpRequest.Builder> request = uri -> HttpRequest.newBuilder(uri)
+          .header("Authorization", "Bearer " + server.bearerToken());
+      assertThat(http.send(request.apply(configMaps).build(), HttpResponse.BodyHandlers.ofString())
           .statusCode()).as("off").isEqualTo(200);
 
-      http.send(HttpRequest.newBuilder(URI.create(server.url() + "/debug/stats?faults=on"))
+      http.send(request.apply(URI.create(server.url() + "/debug/stats?faults=on"))
           .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
 
-      assertThat(http.send(HttpRequest.newBuilder(configMaps).build(), HttpResponse.BodyHandlers.ofString())
+      assertThat(http.send(request.apply(configMaps).build(), HttpResponse.BodyHandlers.ofString())
           .statusCode()).as("on").isEqualTo(500);
-      assertThat(http.send(HttpRequest.newBuilder(URI.create(server.url() + "/debug/stats")).build(),
+      assertThat(http.send(request.apply(URI.create(server.url() + "/debug/stats")).build(),
           HttpResponse.BodyHandlers.ofString()).body()).contains("\"faultsArmed\":true,\"faults\":{\"500\":1,");
     }
   }

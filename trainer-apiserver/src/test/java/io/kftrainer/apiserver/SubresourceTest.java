@@ -151,9 +151,11 @@ class SubresourceTest {
         return n;
       }
     });
-    java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient();
+    java.net.http.HttpClient client = java.net.http.HttpClient.newBuilder().sslContext(server.trustingSslContext())
+        .build();
     java.net.http.HttpResponse<InputStream> whole = client.send(java.net.http.HttpRequest.newBuilder(
-        java.net.URI.create(server.url() + "/api/v1/namespaces/default/pods/one/log")).build(),
+        java.net.URI.create(server.url() + "/api/v1/namespaces/default/pods/one/log"))
+        .header("Authorization", "Bearer " + server.bearerToken()).build(),
         java.net.http.HttpResponse.BodyHandlers.ofInputStream());
     long received = 0;
     try (InputStream in = whole.body()) {
