@@ -26,18 +26,18 @@ class FaultInjectorTest {
     filter.enable(false);
     try (EmbeddedApiServer server = EmbeddedApiServer.builder().requestFilter(filter).start()) {
       HttpClient http = HttpClient.newBuilder().sslContext(server.trustingSslContext()).build();
+      String bearer = "Bearer " + server.bearerToken();
       URI configMaps = URI.create(server.url() + "/api/v1/namespaces/f/configmaps");
-      java.util.function.Function<URI, HttpRequest.Builder> request = uri -> HttpRequest.newBuilder(uri)
-          .header("Authorization", "Bearer " + server.bearerToken());
-      assertThat(http.send(request.apply(configMaps).build(), HttpResponse.BodyHandlers.ofString())
+      assertThat(http.send(HttpRequest.newBuilder(configMaps).header("Authorization", bearer).build(), HttpResponse.BodyHandlers.ofString())
           .statusCode()).as("off").isEqualTo(200);
 
-      http.send(request.apply(URI.create(server.url() + "/debug/stats?faults=on"))
-          .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+      http.send(HttpRequest.newBuilder(URI.create(server.url() + "/debug/stats?faults=on"))
+          .header("Authorization", bearer).POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
 
-      assertThat(http.send(request.apply(configMaps).build(), HttpResponse.BodyHandlers.ofString())
+      assertThat(http.send(HttpRequest.newBuilder(configMaps).header("Authorization", bearer).build(), HttpResponse.BodyHandlers.ofString())
           .statusCode()).as("on").isEqualTo(500);
-      assertThat(http.send(request.apply(URI.create(server.url() + "/debug/stats")).build(),
+      assertThat(http.send(HttpRequest.newBuilder(URI.create(server.url() + "/debug/stats"))
+          .header("Authorization", bearer).build(),
           HttpResponse.BodyHandlers.ofString()).body()).contains("\"faultsArmed\":true,\"faults\":{\"500\":1,");
     }
   }

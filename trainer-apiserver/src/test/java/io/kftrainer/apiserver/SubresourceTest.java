@@ -151,8 +151,8 @@ class SubresourceTest {
         return n;
       }
     });
-    java.net.http.HttpClient client = java.net.http.HttpClient.newBuilder().sslContext(server.trustingSslContext())
-        .build();
+    java.net.http.HttpClient client = java.net.http.HttpClient.newBuilder()
+        .sslContext(server.trustingSslContext()).build();
     java.net.http.HttpResponse<InputStream> whole = client.send(java.net.http.HttpRequest.newBuilder(
         java.net.URI.create(server.url() + "/api/v1/namespaces/default/pods/one/log"))
         .header("Authorization", "Bearer " + server.bearerToken()).build(),

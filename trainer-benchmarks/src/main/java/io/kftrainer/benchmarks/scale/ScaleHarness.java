@@ -147,8 +147,7 @@ public final class ScaleHarness {
         .create();
     long heapBefore = heapAfterGc(operator);
     Map<String, long[]> histogramBefore = histogram(operator);
-    http.send(HttpRequest.newBuilder(URI.create(client.getMasterUrl() + "debug/stats")).DELETE().build(),
-        HttpResponse.BodyHandlers.discarding());
+    debugStats(client.getHttpClient().newHttpRequestBuilder().method("DELETE", "application/json", ""));
     double reconcilesBefore = reconciles();
     long operatorCpu = cpuMillis(operator);
     long serverCpu = cpuMillis(apiServer);
@@ -198,8 +197,7 @@ public final class ScaleHarness {
     long operatorCpuUsed = cpuMillis(operator) - operatorCpu;
     long serverCpuUsed = cpuMillis(apiServer) - serverCpu;
     double reconciled = reconciles() - reconcilesBefore;
-    JsonNode stats = JSON.readTree(http.send(HttpRequest.newBuilder(URI.create(client.getMasterUrl() + "debug/stats"))
-        .build(), HttpResponse.BodyHandlers.ofString()).body());
+    JsonNode stats = JSON.readTree(debugStats(client.getHttpClient().newHttpRequestBuilder()));
     long heapAfter = heapAfterGc(operator);
     Map<String, long[]> histogramAfter = histogram(operator);
 
@@ -378,5 +376,15 @@ public final class ScaleHarness {
       client.close();
     }
     processes.forEach(Process::destroy);
+  }
+
+  /** The API server's {@code /debug/stats} through the client's HTTP client: its CA and the admin token. */
+  private String debugStats(io.fabric8.kubernetes.client.http.HttpRequest.Builder request) throws Exception {
+    io.fabric8.kubernetes.client.http.HttpResponse<String> response = client.getHttpClient()
+        .sendAsync(request.uri(client.getMasterUrl() + "debug/stats").build(), String.class).get(30, TimeUnit.SECONDS);
+    if (response.code() != 200) {
+      throw new IllegalStateException("/debug/stats: " + response.code() + " " + response.body());
+    }
+    return response.body();
   }
 }

@@ -180,23 +180,30 @@ final class StandaloneCluster implements AutoCloseable {
     debugStats("POST", "?faults=" + (on ? "on" : "off"));
   }
 
+  /** Through the client's HTTP client: the server's CA and the admin token from the kubeconfig. */
   private String debugStats(String method, String query) {
+    io.fabric8.kubernetes.client.http.HttpClient api = client.getHttpClient();
+    io.fabric8.kubernetes.client.http.HttpRequest.Builder request = api.newHttpRequestBuilder()
+        .uri(client.getMasterUrl().toString().replaceAll("/$", "") + "/debug/stats" + query);
+    if (method.equals("POST")) {
+      request.post("application/json", "");
+    }
     try {
-      HttpResponse<String> response = http.send(HttpRequest.newBuilder(
-          URI.create(client.getMasterUrl().toString().replaceAll("/$", "") + "/debug/stats" + query))
-          .method(method, HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
-      if (response.statusCode() != 200) {
-        throw new IllegalStateException(method + " /debug/stats" + query + ": " + response.statusCode() + " "
+      io.fabric8.kubernetes.client.http.HttpResponse<String> response = api.sendAsync(request.build(), String.class)
+          .get(30, java.util.concurrent.TimeUnit.SECONDS);
+      if (response.code() != 200) {
+        throw new IllegalStateException(method + " /debug/stats" + query + ": " + response.code() + " "
             + response.body());
       }
       return response.body();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      throw new IllegalStateException(method + " /debug/stats" + query, e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
     }
   }
+
 
   String logs() {
     StringBuilder out = new StringBuilder(apiServer.logTail(20));
