@@ -53,10 +53,11 @@ final class GetAndListRequests {
     ObjectNode metadata = list.putObject(METADATA);
     metadata.put("resourceVersion", Long.toString(version));
     ArrayNode items = list.putArray("items");
-    String last = null;
+    Store.Stored last = null;
     for (Store.Stored stored : candidates) {
-      String key = stored.namespace() + "/" + stored.name();
-      if (after != null && key.compareTo(after) <= 0) {
+      // the key only where a continue token needs it: a label-selected list (a controller's, per event) reads
+      // every object of the namespace, and building each one's key was most of its cost
+      if (after != null && key(stored).compareTo(after) <= 0) {
         continue;
       }
       if (!selection.matches(stored)) {
@@ -64,16 +65,20 @@ final class GetAndListRequests {
       }
       if (limit > 0 && items.size() == limit) {
         metadata.put("continue", Base64.getUrlEncoder().withoutPadding()
-            .encodeToString(last.getBytes(StandardCharsets.UTF_8)));
+            .encodeToString(key(last).getBytes(StandardCharsets.UTF_8)));
         break;
       }
       items.add(stored.object());
-      last = key;
+      last = stored;
     }
     if (table) {
       return Response.json(200, TableConverter.toTable(rp, list, crds.get(), Instant.now()));
     }
     return Response.json(200, list);
+  }
+
+  private static String key(Store.Stored stored) {
+    return stored.namespace() + "/" + stored.name();
   }
 
   private static String decodeContinue(String token) {

@@ -27,6 +27,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 
 /**
  * What kube-apiserver's ServiceAccount token machinery does, for this server: the {@code serviceaccounts/<name>/token}
@@ -37,7 +39,10 @@ import java.util.UUID;
  * {@code --service-account-signing-key-file}; the key id is its RFC 7638 thumbprint, as kube's is a hash of the
  * public key), with kube's claims: {@code iss} ({@value #ISSUER}, kind's default issuer), {@code sub}
  * ({@code system:serviceaccount:<ns>:<name>}), {@code aud}, {@code exp}, {@code iat}, {@code nbf}, {@code jti} and
- * {@code kubernetes.io} (namespace, serviceaccount name and uid, and the pod a token is bound to).
+ * {@code kubernetes.io} (namespace, serviceaccount name and uid, and the pod a token is bound to). The key is
+ * generated on a thread of its own, and its first user waits for it: a 2048-bit RSA key takes 0.1 to 1 s of CPU
+ * (longer with the C1 compiler alone, as {@code bin/trainer} runs, which lacks C2's BigInteger intrinsics), and was
+ * half of the main thread's CPU before {@code local}'s banner, which needs no token.
  *
  * <p>Kube's rules: the ServiceAccount must exist; {@code expirationSeconds} defaults to 3600 and may not be under
  * 600; {@code audiences} default to the API server's own ({@value #ISSUER}); a token bound to a Pod needs the Pod to
@@ -63,16 +68,26 @@ final class ServiceAccountTokens {
 
   private final Store store;
   private final Clock clock;
-  private final RSAKey key;
+  private final FutureTask<RSAKey> key = new FutureTask<>(() -> new RSAKeyGenerator(2048).keyUse(KeyUse.SIGNATURE)
+      .algorithm(JWSAlgorithm.RS256).keyIDFromThumbprint(true).generate());
 
   ServiceAccountTokens(Store store, Clock clock) {
     this.store = store;
     this.clock = clock;
+    Thread generator = new Thread(key, "apiserver-signing-key");
+    generator.setDaemon(true);
+    generator.start();
+  }
+
+  /** The signing key, once generated. */
+  private RSAKey key() {
     try {
-      this.key = new RSAKeyGenerator(2048).keyUse(KeyUse.SIGNATURE).algorithm(JWSAlgorithm.RS256)
-          .keyIDFromThumbprint(true).generate();
-    } catch (JOSEException e) {
-      throw new IllegalStateException("cannot generate the ServiceAccount signing key", e);
+      return key.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while the ServiceAccount signing key was generated", e);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("cannot generate the ServiceAccount signing key", e.getCause());
     }
   }
 
@@ -89,7 +104,7 @@ final class ServiceAccountTokens {
       document.putArray("id_token_signing_alg_values_supported").add(JWSAlgorithm.RS256.getName());
       return Response.json(200, document.toString());
     }
-    String keys = new JWKSet(key.toPublicJWK()).toString(true);
+    String keys = new JWKSet(key().toPublicJWK()).toString(true);
     return new Response(200, "application/jwk-set+json", keys.getBytes(java.nio.charset.StandardCharsets.UTF_8),
         new ArrayList<>());
   }
@@ -172,7 +187,7 @@ final class ServiceAccountTokens {
     List<String> wanted = requested.isEmpty() ? List.of(ISSUER) : requested;
     try {
       SignedJWT jwt = SignedJWT.parse(spec.path("token").asText(""));
-      if (!jwt.verify(new RSASSAVerifier(key.toRSAPublicKey()))) {
+      if (!jwt.verify(new RSASSAVerifier(key().toRSAPublicKey()))) {
         return unauthenticated(status, INVALID_TOKEN);
       }
       JWTClaimsSet claims = jwt.getJWTClaimsSet();
@@ -241,9 +256,10 @@ final class ServiceAccountTokens {
 
   private String sign(JWTClaimsSet claims) {
     try {
-      SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID(key.getKeyID())
+      RSAKey signing = key();
+      SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID(signing.getKeyID())
           .type(JOSEObjectType.JWT).build(), claims);
-      jwt.sign(new RSASSASigner(key));
+      jwt.sign(new RSASSASigner(signing));
       return jwt.serialize();
     } catch (JOSEException e) {
       throw new IllegalStateException("cannot sign a ServiceAccount token", e);

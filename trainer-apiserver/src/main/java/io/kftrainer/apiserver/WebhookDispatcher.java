@@ -27,6 +27,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -70,6 +72,9 @@ public final class WebhookDispatcher implements AutoCloseable {
   private final List<AdmissionHook> hooks = List.of(new PhaseHook(AdmissionHook.Phase.MUTATING),
       new PhaseHook(AdmissionHook.Phase.VALIDATING));
   private final Object changes = new Object();
+  /** Bumped on every configuration change: the webhooks are read from the caches again after it. */
+  private final AtomicLong generation = new AtomicLong();
+  private final AtomicReference<Registered> registered = new AtomicReference<>();
   private SharedIndexInformer<ValidatingWebhookConfiguration> validating;
   private SharedIndexInformer<MutatingWebhookConfiguration> mutating;
   private SharedIndexInformer<Namespace> namespaces;
@@ -106,6 +111,7 @@ public final class WebhookDispatcher implements AutoCloseable {
     validating = client.admissionRegistration().v1().validatingWebhookConfigurations().inform(signal);
     mutating = client.admissionRegistration().v1().mutatingWebhookConfigurations().inform(signal);
     namespaces = client.namespaces().inform();
+    generation.incrementAndGet();
     this.server = apiServer;
     hooks.forEach(apiServer::addAdmissionHook);
   }
@@ -139,13 +145,32 @@ public final class WebhookDispatcher implements AutoCloseable {
   }
 
   private void signalChange() {
+    generation.incrementAndGet();
     synchronized (changes) {
       changes.notifyAll();
     }
   }
 
-  /** Every registered webhook, mutating ones first, each phase ordered by configuration name. */
+  /** The webhooks registered as of a generation of the configurations. */
+  private record Registered(long generation, List<RegisteredWebhook> webhooks) {
+  }
+
+  /**
+   * Every registered webhook, mutating ones first, each phase ordered by configuration name: read from the caches
+   * and ordered once per configuration change, not three times per request.
+   */
   Stream<RegisteredWebhook> webhooks() {
+    long now = generation.get();
+    Registered cached = registered.get();
+    if (cached == null || cached.generation() != now) {
+      // a change while this runs bumps the generation again: the next request reads the caches again
+      cached = new Registered(now, readWebhooks().toList());
+      registered.set(cached);
+    }
+    return cached.webhooks().stream();
+  }
+
+  private Stream<RegisteredWebhook> readWebhooks() {
     Stream<RegisteredWebhook> mutatingHooks = mutating == null ? Stream.empty()
         : mutating.getStore().list().stream()
             .sorted(Comparator.comparing((MutatingWebhookConfiguration c) -> c.getMetadata().getName()))
@@ -280,6 +305,7 @@ public final class WebhookDispatcher implements AutoCloseable {
     validating = null;
     mutating = null;
     namespaces = null;
+    generation.incrementAndGet();
   }
 
   /** One phase of the dispatcher as a hook of the embedded server. */

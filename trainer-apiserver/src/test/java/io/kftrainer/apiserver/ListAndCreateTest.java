@@ -17,7 +17,7 @@ import static io.kftrainer.apiserver.TestCrds.trainJobs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-/** Field selectors on any field of a list, and kube-apiserver's AlreadyExists answer to a create. */
+/** Field selectors on any field of a list, pages of a list, and kube-apiserver's AlreadyExists answer to a create. */
 class ListAndCreateTest {
 
   @RegisterExtension
@@ -33,6 +33,24 @@ class ListAndCreateTest {
     return new EventBuilder().withNewMetadata().withName(name).withNamespace("events").endMetadata()
         .withInvolvedObject(involved).withReason("Created").withMessage("created " + involved.getName())
         .withType("Normal").build();
+  }
+
+  @Test
+  void aLimitedListContinuesWhereTheLastPageEndedWithinTheSelection() {
+    for (String name : new String[] {"p-1", "p-2", "p-3", "p-4", "p-5"}) {
+      API.client().configMaps().inNamespace("pages").resource(new ConfigMapBuilder().withNewMetadata()
+          .withName(name).addToLabels("page", name.equals("p-3") ? "no" : "yes").endMetadata().build()).create();
+    }
+
+    var first = API.client().configMaps().inNamespace("pages").withLabel("page", "yes")
+        .list(new io.fabric8.kubernetes.api.model.ListOptionsBuilder().withLimit(2L).build());
+    var rest = API.client().configMaps().inNamespace("pages").withLabel("page", "yes")
+        .list(new io.fabric8.kubernetes.api.model.ListOptionsBuilder().withLimit(2L)
+            .withContinue(first.getMetadata().getContinue()).build());
+
+    assertThat(first.getItems()).extracting(c -> c.getMetadata().getName()).containsExactly("p-1", "p-2");
+    assertThat(rest.getItems()).extracting(c -> c.getMetadata().getName()).containsExactly("p-4", "p-5");
+    assertThat(rest.getMetadata().getContinue()).isNull();
   }
 
   @Test

@@ -6,6 +6,7 @@ import ch.qos.logback.classic.Level;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kftrainer.apiserver.EmbeddedApiServer;
 import io.kftrainer.apiserver.RequestFilter;
+import io.kftrainer.operator.app.KubernetesClients;
 import io.kftrainer.operator.app.OperatorConfig;
 import io.kftrainer.operator.command.Logging;
 import io.kftrainer.operator.command.Streams;
@@ -115,13 +116,14 @@ public final class ApiServerCommand implements Callable<Integer> {
       builder.dataDirectory(dataDir);
     }
     EmbeddedApiServer server = builder.start();
-    KubernetesClient client = server.newClient();
+    KubernetesClient client = KubernetesClients.unlimited(server.config(), "apiserver");
     EmbeddedCluster cluster = empty
         ? EmbeddedCluster.empty(server, client, operatorNamespace, webhookServiceName, () -> firstListening(endpoints))
         : EmbeddedCluster.install(server, client, operatorNamespace, webhookServiceName,
             () -> firstListening(endpoints));
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       cluster.close();
+      client.close();
       server.close();
     }, "trainer-apiserver-shutdown"));
     if (faults != null) {

@@ -7,19 +7,39 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Instant;
 import java.util.UUID;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** core/v1 Events about pods, Jobs and JobSets, from the component a cluster would name. */
-final class EventRecorder {
+/**
+ * core/v1 Events about pods, Jobs and JobSets, from the component a cluster would name.
+ *
+ * <p>Events are posted in order on a thread of their own, as a kubelet's and a controller's event broadcaster posts
+ * them: the controllers' thread goes on at once, so that a pod's process does not wait for the "Scheduled" and
+ * "Pulled" Events, nor a Job's completion for its "Completed" Event. At most {@value #QUEUE} Events wait; beyond
+ * that they are dropped (as client-go's broadcaster drops them), and so are those still waiting at
+ * {@link #close()}.
+ */
+final class EventRecorder implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(EventRecorder.class);
   private static final int MAX_MESSAGE = 1024;
+  static final int QUEUE = 1000;
 
   private final KubernetesClient client;
+  private final ThreadPoolExecutor poster = new ThreadPoolExecutor(1, 1, 60, TimeUnit.SECONDS,
+      new ArrayBlockingQueue<>(QUEUE), task -> {
+        Thread thread = new Thread(task, "local-executor-events");
+        thread.setDaemon(true);
+        return thread;
+      });
 
   EventRecorder(KubernetesClient client) {
     this.client = client;
+    poster.allowCoreThreadTimeOut(true);
   }
 
   void pod(HasMetadata pod, String type, String reason, String message) {
@@ -40,9 +60,22 @@ final class EventRecorder {
         .withReportingComponent(component).withReportingInstance(Kubelet.NODE_NAME)
         .build();
     try {
-      client.v1().events().inNamespace(object.getMetadata().getNamespace()).resource(event).create();
+      poster.execute(() -> post(event));
+    } catch (RejectedExecutionException e) {
+      LOG.debug("event not recorded (queue full or stopped): {} {}", reason, text);
+    }
+  }
+
+  private void post(Event event) {
+    try {
+      client.v1().events().inNamespace(event.getMetadata().getNamespace()).resource(event).create();
     } catch (KubernetesClientException e) {
       LOG.debug("event not recorded: {}", e.getMessage());
     }
+  }
+
+  @Override
+  public void close() {
+    poster.shutdownNow();
   }
 }

@@ -38,6 +38,7 @@ final class JobController {
   private static final String ALPHANUMS = "bcdfghjklmnpqrstvwxz2456789";
 
   private final KubernetesClient client;
+  private final StatusUpdates statuses;
   private final Store<Job> jobs;
   private final Store<Pod> pods;
   private final EventRecorder events;
@@ -46,6 +47,7 @@ final class JobController {
 
   JobController(KubernetesClient client, Store<Job> jobs, Store<Pod> pods, EventRecorder events) {
     this.client = client;
+    this.statuses = new StatusUpdates(client);
     this.jobs = jobs;
     this.pods = pods;
     this.events = events;
@@ -179,18 +181,7 @@ final class JobController {
   }
 
   private void writeStatus(Job job, JobStatus status) {
-    try {
-      Job latest = client.batch().v1().jobs().inNamespace(job.getMetadata().getNamespace())
-          .withName(job.getMetadata().getName()).get();
-      if (latest != null) {
-        latest.setStatus(status);
-        client.batch().v1().jobs().resource(latest).updateStatus();
-      }
-    } catch (KubernetesClientException e) {
-      if (e.getCode() != 404) {
-        throw e;
-      }
-    }
+    statuses.write(job, j -> j.setStatus(status));
   }
 
   private void delete(Pod pod) {

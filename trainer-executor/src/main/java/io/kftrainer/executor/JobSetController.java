@@ -42,6 +42,9 @@ final class JobSetController {
   static final String CONTROLLER = "jobset";
 
   private final KubernetesClient client;
+  private final StatusUpdates statuses;
+  /** JobSet ({@code namespace/name}) to the uid whose headless Service exists: looked up once, not per reconcile. */
+  private final Map<String, String> servicesEnsured = new HashMap<>();
   private final Store<JobSet> jobSets;
   private final Store<Job> jobs;
   private final EventRecorder events;
@@ -50,6 +53,7 @@ final class JobSetController {
   JobSetController(KubernetesClient client, Store<JobSet> jobSets, Store<Job> jobs, EventRecorder events,
       Consumer<String> progress) {
     this.client = client;
+    this.statuses = new StatusUpdates(client);
     this.jobSets = jobSets;
     this.jobs = jobs;
     this.events = events;
@@ -62,6 +66,7 @@ final class JobSetController {
         .filter(j -> key.name().equals(label(j, LABEL_JOBSET_NAME)))
         .filter(j -> jobSet == null || ownedBy(j, jobSet)).toList();
     if (jobSet == null || jobSet.getMetadata().getDeletionTimestamp() != null) {
+      servicesEnsured.remove(key.namespace() + "/" + key.name());
       // correct with or without garbage collection in the API server: delete what this controller created
       owned.forEach(this::delete);
       client.services().inNamespace(key.namespace()).withLabel(LABEL_JOBSET_NAME, key.name()).list().getItems()
@@ -299,7 +304,12 @@ final class JobSetController {
     }
     String ns = jobSet.getMetadata().getNamespace();
     String name = subdomain(jobSet);
+    String jobSetKey = ns + "/" + jobSet.getMetadata().getName();
+    if (jobSet.getMetadata().getUid().equals(servicesEnsured.get(jobSetKey))) {
+      return;
+    }
     if (client.services().inNamespace(ns).withName(name).get() != null) {
+      servicesEnsured.put(jobSetKey, jobSet.getMetadata().getUid());
       return;
     }
     boolean publish = jobSet.getSpec().getNetwork() == null
@@ -317,6 +327,7 @@ final class JobSetController {
         throw e;
       }
     }
+    servicesEnsured.put(jobSetKey, jobSet.getMetadata().getUid());
   }
 
   private List<ReplicatedJobStatus> replicatedJobsStatus(JobSet jobSet, List<Job> current) {
@@ -338,18 +349,7 @@ final class JobSetController {
   }
 
   private void writeStatus(JobSet jobSet, JobSetStatus status) {
-    try {
-      JobSet latest = client.resources(JobSet.class).inNamespace(jobSet.getMetadata().getNamespace())
-          .withName(jobSet.getMetadata().getName()).get();
-      if (latest != null) {
-        latest.setStatus(status);
-        client.resources(JobSet.class).resource(latest).updateStatus();
-      }
-    } catch (KubernetesClientException e) {
-      if (e.getCode() != 404) {
-        throw e;
-      }
-    }
+    statuses.write(jobSet, j -> j.setStatus(status));
   }
 
   private void delete(HasMetadata object) {

@@ -71,6 +71,7 @@ final class Kubelet {
   private final Path rshAgent;
   private final Containment containment;
   private final LogClock logClock = new LogClock(java.time.Clock.systemUTC());
+  private final StatusUpdates statuses;
   private final Map<String, PodRun> runs = new ConcurrentHashMap<>();
   /** Pods being killed, by lineage: a replacement waits until its predecessor's processes are gone. */
   private final Map<String, CompletableFuture<Void>> terminating = new ConcurrentHashMap<>();
@@ -95,6 +96,7 @@ final class Kubelet {
     this.containerEnv = new ContainerEnv(client);
     this.projected = new ProjectedVolumes(client, java.time.Clock.systemUTC());
     this.rshAgent = rshAgent;
+    this.statuses = new StatusUpdates(client);
   }
 
   void reconcile(WorkQueue.Key key) {
@@ -218,6 +220,9 @@ final class Kubelet {
       PodVolumes v = volumes;
       Map<Integer, Integer> portMap = ports.ports(group(pod), declaredPorts(pod));
       run.start(name -> launch(pod, podDir, v, portMap, run, name));
+      // the status is written by the reconcile the run asks for once a process starts: meanwhile this thread starts
+      // the other pods waiting in the queue (the nodes of a JobSet, whose training waits for the last one)
+      return;
     }
     writeStatus(pod, run);
   }
@@ -411,19 +416,7 @@ final class Kubelet {
   }
 
   private void updateStatus(Pod pod, PodStatus status) {
-    try {
-      Pod latest = client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
-          .get();
-      if (latest == null) {
-        return;
-      }
-      latest.setStatus(status);
-      client.pods().resource(latest).updateStatus();
-    } catch (KubernetesClientException e) {
-      if (e.getCode() != 404) {
-        throw e;
-      }
-    }
+    statuses.write(pod, p -> p.setStatus(status));
   }
 
   private static PodCondition condition(String type, String status, String reason, String message) {

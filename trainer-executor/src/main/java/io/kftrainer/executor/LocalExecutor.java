@@ -75,6 +75,7 @@ public final class LocalExecutor implements AutoCloseable {
   private final Options options;
   private final WorkQueue queue = new WorkQueue();
   private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
+  private EventRecorder events;
   private Kubelet kubelet;
   private NodeCapacity node;
 
@@ -98,7 +99,7 @@ public final class LocalExecutor implements AutoCloseable {
     }
     // before the kubelet sees any pod: what an earlier run of local left started died with it
     NodeRestart.failPodsOfEarlierRun(client, options.progress());
-    EventRecorder events = new EventRecorder(client);
+    events = new EventRecorder(client);
     SharedIndexInformer<JobSet> jobSets = client.resources(JobSet.class).inAnyNamespace().runnableInformer(0);
     SharedIndexInformer<Job> jobs = client.batch().v1().jobs().inAnyNamespace().runnableInformer(0);
     SharedIndexInformer<Pod> pods = client.pods().inAnyNamespace().runnableInformer(0);
@@ -189,6 +190,9 @@ public final class LocalExecutor implements AutoCloseable {
     queue.close();
     if (kubelet != null) {
       kubelet.stopAll();
+    }
+    if (events != null) {
+      events.close();
     }
   }
 

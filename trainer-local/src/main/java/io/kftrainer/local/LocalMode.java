@@ -3,7 +3,6 @@ package io.kftrainer.local;
 import io.kftrainer.apiserver.WebhookDispatcher;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.kftrainer.api.jobset.v1alpha2.JobSet;
 import io.kftrainer.api.v1alpha1.OptimizationJob;
@@ -110,7 +109,8 @@ public final class LocalMode implements AutoCloseable {
         : executor.openLog(namespace, pod, container, new LocalExecutor.LogOptions(request.follow(),
             request.tailLines(), request.sinceTime(), request.timestamps(), request.previous())));
     resources.add(server);
-    client = server.newClient();
+    client = KubernetesClients.unlimited(server.config(), "local");
+    resources.add(client);
     LOG.info("API server listening on {} ({} ms)", server.url(), millisSince(started));
     config = operatorConfig(options, webhookPort(options.webhookPort));
     OperatorConfig.Webhook webhook = config.webhook();
@@ -150,27 +150,14 @@ public final class LocalMode implements AutoCloseable {
     trainJobs.addEventHandler(progress);
     resources.add(trainJobs::close);
     trainJobs.start().toCompletableFuture().join();
-    SharedIndexInformer<JobSet> jobSets = client.resources(JobSet.class).inAnyNamespace().runnableInformer(0);
-    jobSets.addEventHandler(new ResourceEventHandler<>() {
-      @Override
-      public void onAdd(JobSet jobSet) {
-        String trainJob = jobSet.getMetadata().getLabels() == null ? null
-            : jobSet.getMetadata().getLabels().get(ChildObjects.TRAINJOB_NAME_LABEL);
-        Optional.ofNullable(trainJob)
-            .map(name -> trainJobs.getStore().getByKey(jobSet.getMetadata().getNamespace() + "/" + name))
+    resources.add(children);
+    children.start(child -> {
+      String trainJob = child.getMetadata().getLabels().get(ChildObjects.TRAINJOB_NAME_LABEL);
+      if (child instanceof JobSet && trainJob != null) {
+        Optional.ofNullable(trainJobs.getStore().getByKey(child.getMetadata().getNamespace() + "/" + trainJob))
             .ifPresent(progress::childrenChanged);
       }
-
-      @Override
-      public void onUpdate(JobSet oldJobSet, JobSet jobSet) {
-      }
-
-      @Override
-      public void onDelete(JobSet jobSet, boolean deletedFinalStateUnknown) {
-      }
     });
-    resources.add(jobSets::close);
-    jobSets.start().toCompletableFuture().join();
     SharedIndexInformer<OptimizationJob> optimizationJobs = client.resources(OptimizationJob.class).inAnyNamespace()
         .runnableInformer(0);
     optimizationJobs.addEventHandler(new OptimizationJobProgress(options.out));
@@ -179,7 +166,7 @@ public final class LocalMode implements AutoCloseable {
 
     if (options.execute) {
       // the executor is a client like any controller: its own client, no access to the operator
-      KubernetesClient executorClient = server.newClient();
+      KubernetesClient executorClient = KubernetesClients.unlimited(server.config(), "executor");
       resources.add(executorClient);
       executor = new LocalExecutor(executorClient, new LocalExecutor.Options(options.runDir, options.maxPods,
           options.out).withGpus(options.gpus)).start();

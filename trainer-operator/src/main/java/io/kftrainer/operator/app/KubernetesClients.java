@@ -3,7 +3,6 @@ package io.kftrainer.operator.app;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.kftrainer.operator.metrics.RestClientMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.file.Files;
@@ -18,10 +17,22 @@ import java.util.Optional;
  * <p>The limits go where fabric8 7.5 has knobs for them, {@code maxConcurrentRequests} and
  * {@code maxConcurrentRequestsPerHost} (both set to the burst), and, since fabric8 has no request-rate setting
  * and its JDK HTTP client ignores the concurrency ones, into a {@link RequestRateLimiter} on the HTTP client.
+ * Its threads are bounded and named ({@link ClientThreads}).
  */
 public final class KubernetesClients {
 
+  /** What the operator client's threads are named after. */
+  static final String CLIENT_NAME = "operator";
+
   private KubernetesClients() {
+  }
+
+  /**
+   * A client for {@code connection} without the operator's limits, its threads bounded and named after
+   * {@code name}: for the other clients of a process that runs the operator ({@code local}'s own, its executor's).
+   */
+  public static KubernetesClient unlimited(Config connection, String name) {
+    return ClientThreads.builder(name).withConfig(connection).build();
   }
 
   /** A client for the cluster {@code config} names, limited as it says. */
@@ -51,7 +62,7 @@ public final class KubernetesClients {
       Optional<RestClientMetrics> metrics) {
     Config limited = limited(connection, config);
     RequestRateLimiter rateLimiter = new RequestRateLimiter(config.kubeApiQps(), config.kubeApiBurst());
-    return new KubernetesClientBuilder()
+    return ClientThreads.builder(CLIENT_NAME)
         .withConfig(limited)
         .withHttpClientBuilderConsumer(builder -> {
           builder.addOrReplaceInterceptor(RequestRateLimiter.NAME, rateLimiter);

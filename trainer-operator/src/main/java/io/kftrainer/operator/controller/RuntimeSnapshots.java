@@ -43,11 +43,13 @@ public final class RuntimeSnapshots {
   private final CacheObjectLookup cache;
   private final KubernetesClient client;
   private final KubernetesSerialization serialization;
+  private final RuntimeYaml snapshotYaml;
 
   public RuntimeSnapshots(CacheObjectLookup cache, KubernetesClient client) {
     this.cache = cache;
     this.client = client;
     this.serialization = client.getKubernetesSerialization();
+    this.snapshotYaml = new RuntimeYaml(serialization);
   }
 
   public static String name(TrainJob trainJob) {
@@ -80,7 +82,7 @@ public final class RuntimeSnapshots {
     ConfigMap snapshot = new ConfigMapBuilder()
         .withNewMetadata().withName(name(trainJob)).endMetadata()
         .withImmutable(true)
-        .addToData(KEY, serialization.asYaml(recordOf(runtime)))
+        .addToData(KEY, snapshotYaml.write(recordOf(runtime)))
         .build();
     ChildObjects.adopt(trainJob, snapshot);
     String namespace = trainJob.getMetadata().getNamespace();
@@ -122,7 +124,7 @@ public final class RuntimeSnapshots {
   private RuntimeSource parse(String yaml, String where) {
     GenericKubernetesResource generic;
     try {
-      generic = serialization.unmarshal(yaml, GenericKubernetesResource.class);
+      generic = serialization.unmarshal(snapshotYaml.jsonOf(yaml), GenericKubernetesResource.class);
     } catch (RuntimeException e) {
       throw new RuntimeSnapshotException(where + " is not a runtime: " + e.getMessage());
     }
