@@ -6,11 +6,9 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
 
 /**
  * A directory that holds one server's durable state ({@link EmbeddedApiServer.Builder#dataDirectory}), private to
@@ -53,12 +51,7 @@ final class DataDirectory implements AutoCloseable {
     }
     try {
       if (!Files.isDirectory(dir)) {
-        if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
-          Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(
-              PosixFilePermissions.fromString("rwx------")));
-        } else {
-          Files.createDirectories(dir);
-        }
+        PrivateFiles.createDirectories(dir);
       }
       Path lockFile = dir.resolve(LOCK);
       FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.READ,

@@ -8,7 +8,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 
-/** Files only their owner may read: credentials (kubeconfigs, tokens). */
+/** Files and directories only their owner may read: credentials (kubeconfigs, tokens), the durable store. */
 final class PrivateFiles {
 
   private PrivateFiles() {
@@ -22,7 +22,7 @@ final class PrivateFiles {
     Path absolute = file.toAbsolutePath();
     Path parent = absolute.getParent();
     Files.createDirectories(parent);
-    if (!FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
+    if (!posix()) {
       Files.writeString(absolute, text, StandardCharsets.UTF_8);
       return;
     }
@@ -34,5 +34,26 @@ final class PrivateFiles {
     } finally {
       Files.deleteIfExists(temporary);
     }
+  }
+
+  /** Creates {@code file}, empty and with mode 0600, unless it exists. */
+  static void createFile(Path file) throws IOException {
+    if (!Files.exists(file) && posix()) {
+      Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+    }
+  }
+
+  /** Creates {@code directory} and its missing parents, the directory with mode 0700. */
+  static void createDirectories(Path directory) throws IOException {
+    if (posix()) {
+      Files.createDirectories(directory, PosixFilePermissions.asFileAttribute(
+          PosixFilePermissions.fromString("rwx------")));
+    } else {
+      Files.createDirectories(directory);
+    }
+  }
+
+  private static boolean posix() {
+    return FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
   }
 }

@@ -1,10 +1,8 @@
 package io.kftrainer.apiserver;
 
 import java.io.IOException;
-import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -93,10 +91,8 @@ final class SqliteStorage implements Storage {
 
   private static void createPrivate(Path file) {
     try {
-      if (!Files.exists(file) && FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
-        // SQLite gives its -wal and -shm files the database file's mode
-        Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-      }
+      // SQLite gives its -wal and -shm files the database file's mode
+      PrivateFiles.createFile(file);
     } catch (IOException e) {
       throw new IllegalStateException("cannot create the database " + file + ": " + e, e);
     }
