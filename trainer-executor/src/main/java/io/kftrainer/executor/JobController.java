@@ -44,6 +44,13 @@ final class JobController {
   private final EventRecorder events;
   /** Pods created but not yet seen in the cache, per Job uid: counted as active so none is created twice. */
   private final Map<String, Map<String, Pod>> expected = new HashMap<>();
+  /**
+   * The uid of each Job this controller ended ({@code Complete} or {@code Failed}), by namespace/name. Until the
+   * informer brings that write back, a reconcile (the deleted pods' events) reads the Job as still running and
+   * would replace the pods it has just stopped: the kube-controller-manager's Job controller keeps the same
+   * memory in its expectations.
+   */
+  private final Map<String, String> ended = new HashMap<>();
 
   JobController(KubernetesClient client, Store<Job> jobs, Store<Pod> pods, EventRecorder events) {
     this.client = client;
@@ -60,10 +67,12 @@ final class JobController {
         .filter(p -> key.name().equals(label(p, Names.JOB_NAME)))
         .filter(p -> job == null || Objects.equals(job.getMetadata().getUid(), label(p, Names.CONTROLLER_UID)))
         .toList();
+    String cacheKey = key.namespace() + "/" + key.name();
     if (job == null || job.getMetadata().getDeletionTimestamp() != null) {
       if (job != null) {
         expected.remove(job.getMetadata().getUid());
       }
+      ended.remove(cacheKey);
       // without garbage collection in the API server, the pods go with their Job
       owned.forEach(this::delete);
       return;
@@ -78,6 +87,11 @@ final class JobController {
     List<JobCondition> conditions = new ArrayList<>(Optional.ofNullable(old.getConditions()).orElse(List.of()));
     List<Pod> active = owned.stream().filter(JobController::isActive).toList();
     boolean finished = PodConditions.isJobTrue(conditions, "Complete") || PodConditions.isJobTrue(conditions, "Failed");
+    if (!finished && job.getMetadata().getUid().equals(ended.get(cacheKey))) {
+      // the informer's copy predates this controller's terminal write: stop what runs, write nothing stale
+      active.forEach(this::delete);
+      return;
+    }
     boolean suspended = Boolean.TRUE.equals(job.getSpec().getSuspend());
     int completions = Optional.ofNullable(job.getSpec().getCompletions()).orElse(1);
     int parallelism = Optional.ofNullable(job.getSpec().getParallelism()).orElse(1);
@@ -146,6 +160,9 @@ final class JobController {
     JobStatus desired = status.build();
     if (!desired.equals(old)) {
       writeStatus(job, desired);
+    }
+    if (!finished && (PodConditions.isJobTrue(conditions, "Complete") || PodConditions.isJobTrue(conditions, "Failed"))) {
+      ended.put(cacheKey, job.getMetadata().getUid());
     }
   }
 
