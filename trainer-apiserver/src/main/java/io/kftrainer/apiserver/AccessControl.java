@@ -19,6 +19,8 @@ final class AccessControl extends Filter {
   /** The paths kube-apiserver's {@code anonymous.conditions} typically leave open: liveness and readiness probes. */
   private static final List<String> ANONYMOUS_PATHS = List.of("/healthz", "/livez", "/readyz");
 
+  private static final String USER = AccessControl.class.getName() + ".user";
+
   private final Authenticator authenticator;
   private final RbacAuthorizer authorizer;
 
@@ -54,8 +56,15 @@ final class AccessControl extends Filter {
       refuse(exchange, e.response);
       return;
     }
+    exchange.setAttribute(USER, user);
     exchange.setStreams(new ByteArrayInputStream(body), null);
     chain.doFilter(exchange);
+  }
+
+  /** Who sent {@code exchange}, as this filter authenticated it. */
+  static Authenticator.User user(HttpExchange exchange) {
+    Object user = exchange.getAttribute(USER);
+    return user instanceof Authenticator.User known ? known : Authenticator.User.ANONYMOUS;
   }
 
   private static void refuse(HttpExchange exchange, Response response) throws IOException {

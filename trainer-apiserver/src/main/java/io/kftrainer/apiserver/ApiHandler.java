@@ -52,6 +52,7 @@ final class ApiHandler implements HttpHandler {
   private final DeleteRequests deletes;
   private final ReviewRequests reviews;
   private final ServiceAccountTokens tokens;
+  private final RbacAuthorizer authorizer;
 
   ApiHandler(RequestLog requestLog, Store store, String serverVersion, PodLogSource podLogSource,
       long bookmarkIntervalMillis, RequestFilter filter) {
@@ -68,7 +69,8 @@ final class ApiHandler implements HttpHandler {
     this.patches = new PatchRequests(store, writes, mergeTypes);
     this.deletes = new DeleteRequests(store, this);
     this.tokens = new ServiceAccountTokens(store, java.time.Clock.systemUTC());
-    this.reviews = new ReviewRequests(admission, tokens);
+    this.authorizer = new RbacAuthorizer(store);
+    this.reviews = new ReviewRequests(admission, tokens, authorizer);
     store.addListener(event -> {
       if (event.object().kind().equals(CRDS)) {
         discovery.invalidate();
@@ -247,7 +249,7 @@ final class ApiHandler implements HttpHandler {
           }
           return reads.list(target, TableConverter.wantsTable(accept));
         case "POST":
-          return ReviewRequests.isReview(target) ? reviews.review(target, type, content)
+          return ReviewRequests.isReview(target) ? reviews.review(target, type, content, AccessControl.user(exchange))
               : writes.create(target, type, content);
         case "DELETE":
           return deletes.deleteCollection(target, content);
@@ -369,6 +371,11 @@ final class ApiHandler implements HttpHandler {
 
   Store store() {
     return store;
+  }
+
+  /** RBAC over this server's roles and bindings, for {@link AccessControl}. */
+  RbacAuthorizer authorizer() {
+    return authorizer;
   }
 
   /** The ServiceAccount tokens this server issues, for {@link Authenticator}. */

@@ -50,7 +50,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   required"; any other subresource answers 404, and a method a path does not serve 405, with a Status.</li>
  *   <li><b>ServiceAccount tokens</b> ({@link ServiceAccountTokens}): a {@code default} ServiceAccount per namespace
  *   ({@link DefaultServiceAccounts}), {@code serviceaccounts/<name>/token} (TokenRequest), TokenReviews that verify
- *   the token, OIDC discovery and JWKS; access reviews allow everything.</li>
+ *   the token, OIDC discovery and JWKS; access reviews answered by the same RBAC as requests.</li>
  *   <li><b>Garbage collection</b> through ownerReferences, background, foreground and orphan
  *   ({@link GarbageCollector}).</li>
  *   <li><b>Custom resources</b> pruned, defaulted and validated against their CRD's schema and CEL rules (transition
@@ -210,7 +210,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
     executor = Executors.newCachedThreadPool(factory);
     server.setExecutor(executor);
     server.createContext("/", handler).getFilters().add(new AccessControl(
-        new Authenticator(bearerToken, handler.tokens()), new RbacAuthorizer(store)));
+        new Authenticator(bearerToken, handler.tokens()), handler.authorizer()));
     server.start();
     return this;
   }

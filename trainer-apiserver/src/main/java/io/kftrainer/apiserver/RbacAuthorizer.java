@@ -1,6 +1,9 @@
 package io.kftrainer.apiserver;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.util.List;
 
@@ -104,6 +107,59 @@ final class RbacAuthorizer {
     return false;
   }
 
+  /**
+   * A {@code SelfSubjectRulesReview}'s status: the rules of every role bound to {@code user} in {@code namespace}
+   * or cluster-wide, and the bootstrap policy's, as kube's RBAC rule resolver lists them.
+   */
+  ObjectNode rules(Authenticator.User user, String namespace) {
+    ObjectNode status = JsonNodeFactory.instance.objectNode().put("incomplete", false);
+    ArrayNode resourceRules = status.putArray("resourceRules");
+    ArrayNode nonResourceRules = status.putArray("nonResourceRules");
+    if (user.groups().contains(Authenticator.MASTERS)) {
+      resourceRules.addObject().<ObjectNode>set("verbs", strings("*")).<ObjectNode>set("apiGroups", strings("*"))
+          .set("resources", strings("*"));
+      nonResourceRules.addObject().<ObjectNode>set("verbs", strings("*")).set("nonResourceURLs", strings("*"));
+      return status;
+    }
+    resourceRules.addObject().<ObjectNode>set("verbs", strings("create"))
+        .<ObjectNode>set("apiGroups", strings("authorization.k8s.io", "authentication.k8s.io"))
+        .set("resources", strings(SELF_REVIEWS.toArray(String[]::new)));
+    nonResourceRules.addObject().<ObjectNode>set("verbs", strings("get"))
+        .set("nonResourceURLs", strings(DISCOVERY.toArray(String[]::new)));
+    for (Store.Stored binding : store.list(CLUSTER_ROLE_BINDINGS, null)) {
+      if (binds(binding.object(), user)) {
+        collectRules(binding.object().path("roleRef"), null, resourceRules, nonResourceRules);
+      }
+    }
+    if (!namespace.isEmpty()) {
+      for (Store.Stored binding : store.list(ROLE_BINDINGS, namespace)) {
+        if (binds(binding.object(), user)) {
+          collectRules(binding.object().path("roleRef"), namespace, resourceRules, nonResourceRules);
+        }
+      }
+    }
+    return status;
+  }
+
+  private void collectRules(JsonNode roleRef, String bindingNamespace, ArrayNode resourceRules,
+      ArrayNode nonResourceRules) {
+    Store.Stored role = role(roleRef, bindingNamespace);
+    if (role == null) {
+      return;
+    }
+    for (JsonNode rule : role.object().path("rules")) {
+      (rule.has("nonResourceURLs") ? nonResourceRules : resourceRules).add(rule.deepCopy());
+    }
+  }
+
+  private static ArrayNode strings(String... values) {
+    ArrayNode array = JsonNodeFactory.instance.arrayNode();
+    for (String value : values) {
+      array.add(value);
+    }
+    return array;
+  }
+
   private static boolean binds(JsonNode binding, Authenticator.User user) {
     for (JsonNode subject : binding.path("subjects")) {
       String name = subject.path("name").asText();
@@ -122,9 +178,7 @@ final class RbacAuthorizer {
   }
 
   private boolean roleAllows(JsonNode roleRef, String bindingNamespace, Request request) {
-    String name = roleRef.path("name").asText();
-    Store.Stored role = roleRef.path("kind").asText().equals("Role") && bindingNamespace != null
-        ? store.get(ROLES, bindingNamespace, name) : store.get(CLUSTER_ROLES, null, name);
+    Store.Stored role = role(roleRef, bindingNamespace);
     if (role == null) {
       return false;
     }
@@ -134,6 +188,12 @@ final class RbacAuthorizer {
       }
     }
     return false;
+  }
+
+  private Store.Stored role(JsonNode roleRef, String bindingNamespace) {
+    String name = roleRef.path("name").asText();
+    return roleRef.path("kind").asText().equals("Role") && bindingNamespace != null
+        ? store.get(ROLES, bindingNamespace, name) : store.get(CLUSTER_ROLES, null, name);
   }
 
   private static boolean ruleAllows(JsonNode rule, Request request) {

@@ -136,6 +136,53 @@ class AccessControlTest {
   }
 
   @Test
+  void aSubjectAccessReviewIsAnsweredByTheSameRbacAsRequests() {
+    String review = """
+        {"apiVersion":"authorization.k8s.io/v1","kind":"SubjectAccessReview","spec":{
+         "user":"system:serviceaccount:team:default","groups":["system:serviceaccounts"],
+         "resourceAttributes":{"namespace":"team","verb":"get","resource":"%s"}}}""";
+    Http operator = new Http(server, server.bearerToken());
+    admin.rbac().roles().inNamespace("team").resource(new RoleBuilder().withNewMetadata().withName("cm-reader")
+        .endMetadata().addNewRule().withApiGroups("").withResources("configmaps").withVerbs("get").endRule().build())
+        .create();
+    admin.rbac().roleBindings().inNamespace("team").resource(new RoleBindingBuilder().withNewMetadata()
+        .withName("cm-reader").endMetadata().withNewRoleRef("rbac.authorization.k8s.io", "Role", "cm-reader")
+        .addNewSubject().withKind("ServiceAccount").withName("default").withNamespace("team").endSubject().build())
+        .create();
+
+    Http.Response secrets = operator.post("/apis/authorization.k8s.io/v1/subjectaccessreviews", "application/json",
+        review.formatted("secrets"));
+    Http.Response configMaps = operator.post("/apis/authorization.k8s.io/v1/subjectaccessreviews",
+        "application/json", review.formatted("configmaps"));
+
+    assertThat(secrets.code()).isEqualTo(201);
+    assertThat(secrets.json().path("status").path("allowed").asBoolean()).isFalse();
+    assertThat(configMaps.json().path("status").path("allowed").asBoolean()).isTrue();
+    assertThat(operator.post("/apis/authorization.k8s.io/v1/subjectaccessreviews", "application/json",
+        "{\"apiVersion\":\"authorization.k8s.io/v1\",\"kind\":\"SubjectAccessReview\",\"spec\":{\"user\":\"x\"}}")
+        .json().path("message").asText()).contains("exactly one of nonResourceAttributes or resourceAttributes");
+  }
+
+  @Test
+  void aServiceAccountReviewsItselfAsItIs() {
+    Http pod = new Http(server, serviceAccountToken("default"));
+
+    Http.Response self = pod.post("/apis/authentication.k8s.io/v1/selfsubjectreviews", "application/json",
+        "{\"apiVersion\":\"authentication.k8s.io/v1\",\"kind\":\"SelfSubjectReview\"}");
+    Http.Response mayReadSecrets = pod.post("/apis/authorization.k8s.io/v1/selfsubjectaccessreviews",
+        "application/json", "{\"apiVersion\":\"authorization.k8s.io/v1\",\"kind\":\"SelfSubjectAccessReview\","
+            + "\"spec\":{\"resourceAttributes\":{\"namespace\":\"team\",\"verb\":\"list\",\"resource\":\"secrets\"}}}");
+    Http.Response rules = pod.post("/apis/authorization.k8s.io/v1/selfsubjectrulesreviews", "application/json",
+        "{\"apiVersion\":\"authorization.k8s.io/v1\",\"kind\":\"SelfSubjectRulesReview\",\"spec\":{\"namespace\":\"team\"}}");
+
+    assertThat(self.json().path("status").path("userInfo").path("username").asText())
+        .isEqualTo("system:serviceaccount:team:default");
+    assertThat(mayReadSecrets.json().path("status").path("allowed").asBoolean()).isFalse();
+    assertThat(rules.json().path("status").path("resourceRules").toString()).doesNotContain("secrets")
+        .contains("selfsubjectaccessreviews");
+  }
+
+  @Test
   void aTokenOfADeletedServiceAccountNoLongerAuthenticates() {
     String token = serviceAccountToken("default");
     admin.serviceAccounts().inNamespace("team").withName("default").delete();
