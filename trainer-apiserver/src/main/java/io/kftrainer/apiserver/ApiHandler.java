@@ -55,7 +55,7 @@ final class ApiHandler implements HttpHandler {
   private final RbacAuthorizer authorizer;
 
   ApiHandler(RequestLog requestLog, Store store, String serverVersion, PodLogSource podLogSource,
-      long bookmarkIntervalMillis, RequestFilter filter) {
+      long bookmarkIntervalMillis, RequestFilter filter, java.nio.file.Path signingKeyFile) {
     this.requestLog = requestLog;
     this.filter = filter;
     this.store = store;
@@ -68,7 +68,7 @@ final class ApiHandler implements HttpHandler {
     this.writes = new CreateAndUpdateRequests(store, validation, admission);
     this.patches = new PatchRequests(store, writes, mergeTypes);
     this.deletes = new DeleteRequests(store, this);
-    this.tokens = new ServiceAccountTokens(store, java.time.Clock.systemUTC());
+    this.tokens = new ServiceAccountTokens(store, java.time.Clock.systemUTC(), signingKeyFile);
     this.authorizer = new RbacAuthorizer(store);
     this.reviews = new ReviewRequests(admission, tokens, authorizer);
     store.addListener(event -> {

@@ -12,7 +12,8 @@ import java.nio.file.StandardOpenOption;
 
 /**
  * A directory that holds one server's durable state ({@link EmbeddedApiServer.Builder#dataDirectory}), private to
- * its owner (0700: it holds Secrets), with the database {@value #DATABASE} and the lock file {@value #LOCK}.
+ * its owner (0700: it holds Secrets), with the database {@value #DATABASE}, the ServiceAccount signing key
+ * {@value #SIGNING_KEY} and the lock file {@value #LOCK}.
  *
  * <p>One process at a time: the lock is an operating-system lock on {@value #LOCK} ({@link FileChannel#tryLock}),
  * held while the server runs and released by the system when the process ends, however it ends (a SIGKILL leaves
@@ -22,6 +23,8 @@ final class DataDirectory implements AutoCloseable {
 
   static final String DATABASE = "state.db";
   static final String LOCK = "lock";
+  /** The ServiceAccount token signing key ({@link ServiceAccountTokens}), a JWK. */
+  static final String SIGNING_KEY = "service-account-key.jwk";
 
   /**
    * The directories this process holds: checked before opening the lock file, as closing any channel of a file

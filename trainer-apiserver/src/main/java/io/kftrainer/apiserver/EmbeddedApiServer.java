@@ -156,7 +156,8 @@ public final class EmbeddedApiServer implements AutoCloseable {
     }
     this.filter = builder.filter;
     this.handler = new ApiHandler(requestLog, store, builder.serverVersion, builder.podLogSource,
-        builder.bookmarkIntervalMillis, filter);
+        builder.bookmarkIntervalMillis, filter,
+        dataDirectory == null ? null : dataDirectory.path().resolve(DataDirectory.SIGNING_KEY));
     this.garbageCollector = new GarbageCollector(handler);
     store.addListener(garbageCollector);
     this.serviceAccounts = new DefaultServiceAccounts(handler);

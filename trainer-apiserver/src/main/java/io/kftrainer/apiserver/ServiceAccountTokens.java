@@ -8,14 +8,20 @@ import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JOSEObjectType;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;
-import com.nimbusds.jose.crypto.RSASSASigner;
-import com.nimbusds.jose.crypto.RSASSAVerifier;
+import com.nimbusds.jose.crypto.ECDSASigner;
+import com.nimbusds.jose.crypto.ECDSAVerifier;
+import com.nimbusds.jose.jwk.Curve;
+import com.nimbusds.jose.jwk.ECKey;
 import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.KeyUse;
-import com.nimbusds.jose.jwk.RSAKey;
-import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
+import com.nimbusds.jose.jwk.gen.ECKeyGenerator;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.text.ParseException;
 import java.time.Clock;
 import java.time.Instant;
@@ -27,22 +33,21 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.FutureTask;
 
 /**
  * What kube-apiserver's ServiceAccount token machinery does, for this server: the {@code serviceaccounts/<name>/token}
  * subresource (TokenRequest), real {@code TokenReview}s of those tokens, and the OIDC discovery document and JWKS
  * ({@code /.well-known/openid-configuration}, {@code /openid/v1/jwks}) that relying parties verify them with.
  *
- * <p>Tokens are JWTs signed RS256 by nimbus-jose-jwt with a key generated when the server starts (kube-apiserver's
- * {@code --service-account-signing-key-file}; the key id is its RFC 7638 thumbprint, as kube's is a hash of the
- * public key), with kube's claims: {@code iss} ({@value #ISSUER}, kind's default issuer), {@code sub}
+ * <p>Tokens are JWTs signed ES256 by nimbus-jose-jwt (kube-apiserver's {@code --service-account-signing-key-file}
+ * may be an ECDSA key as well as an RSA one; the key id is its RFC 7638 thumbprint, as kube's is a hash of the public
+ * key), with kube's claims: {@code iss} ({@value #ISSUER}, kind's default issuer), {@code sub}
  * ({@code system:serviceaccount:<ns>:<name>}), {@code aud}, {@code exp}, {@code iat}, {@code nbf}, {@code jti} and
- * {@code kubernetes.io} (namespace, serviceaccount name and uid, and the pod a token is bound to). The key is
- * generated on a thread of its own, and its first user waits for it: a 2048-bit RSA key takes 0.1 to 1 s of CPU
- * (longer with the C1 compiler alone, as {@code bin/trainer} runs, which lacks C2's BigInteger intrinsics), and was
- * half of the main thread's CPU before {@code local}'s banner, which needs no token.
+ * {@code kubernetes.io} (namespace, serviceaccount name and uid, and the pod a token is bound to). The key is kept in
+ * the data directory (a JWK, mode 0600), so tokens outlive a restart as they outlive kube-apiserver's; in memory it
+ * is generated at start. P-256 rather than RSA: a 2048-bit RSA key took 0.5 to 3 s of CPU to generate with the C1
+ * compiler alone (as {@code bin/trainer} runs: no BigInteger intrinsics), half of {@code local}'s start; a P-256 key
+ * takes milliseconds.
  *
  * <p>Kube's rules: the ServiceAccount must exist; {@code expirationSeconds} defaults to 3600 and may not be under
  * 600; {@code audiences} default to the API server's own ({@value #ISSUER}); a token bound to a Pod needs the Pod to
@@ -68,26 +73,46 @@ final class ServiceAccountTokens {
 
   private final Store store;
   private final Clock clock;
-  private final FutureTask<RSAKey> key = new FutureTask<>(() -> new RSAKeyGenerator(2048).keyUse(KeyUse.SIGNATURE)
-      .algorithm(JWSAlgorithm.RS256).keyIDFromThumbprint(true).generate());
+  private final ECKey key;
+  private final ECDSASigner signer;
+  private final ECDSAVerifier verifier;
 
-  ServiceAccountTokens(Store store, Clock clock) {
+  /** Tokens signed with the key in {@code keyFile} (made there if missing), or with a new one when it is null. */
+  ServiceAccountTokens(Store store, Clock clock, Path keyFile) {
     this.store = store;
     this.clock = clock;
-    Thread generator = new Thread(key, "apiserver-signing-key");
-    generator.setDaemon(true);
-    generator.start();
+    this.key = keyFile == null ? generate() : keep(keyFile);
+    try {
+      this.signer = new ECDSASigner(key);
+      this.verifier = new ECDSAVerifier(key.toPublicJWK());
+    } catch (JOSEException e) {
+      throw new IllegalStateException("cannot use the ServiceAccount signing key", e);
+    }
   }
 
-  /** The signing key, once generated. */
-  private RSAKey key() {
+  private static ECKey generate() {
     try {
-      return key.get();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while the ServiceAccount signing key was generated", e);
-    } catch (ExecutionException e) {
-      throw new IllegalStateException("cannot generate the ServiceAccount signing key", e.getCause());
+      return new ECKeyGenerator(Curve.P_256).keyUse(KeyUse.SIGNATURE).algorithm(JWSAlgorithm.ES256)
+          .keyIDFromThumbprint(true).generate();
+    } catch (JOSEException e) {
+      throw new IllegalStateException("cannot generate the ServiceAccount signing key", e);
+    }
+  }
+
+  /** The key {@code file} holds; a new one written there (0600) when it does not exist. */
+  private static ECKey keep(Path file) {
+    try {
+      if (Files.exists(file)) {
+        return ECKey.parse(Files.readString(file, StandardCharsets.UTF_8));
+      }
+      ECKey generated = generate();
+      PrivateFiles.write(file, generated.toJSONString());
+      return generated;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot keep the ServiceAccount signing key in " + file, e);
+    } catch (ParseException e) {
+      throw new IllegalStateException("the ServiceAccount signing key in " + file + " is not an EC JWK: "
+          + e.getMessage() + " (delete it to make a new one; tokens issued before are then refused)", e);
     }
   }
 
@@ -101,10 +126,10 @@ final class ServiceAccountTokens {
       ObjectNode document = NODES.objectNode().put("issuer", ISSUER).put("jwks_uri", ISSUER + JWKS_PATH);
       document.putArray("response_types_supported").add("id_token");
       document.putArray("subject_types_supported").add("public");
-      document.putArray("id_token_signing_alg_values_supported").add(JWSAlgorithm.RS256.getName());
+      document.putArray("id_token_signing_alg_values_supported").add(JWSAlgorithm.ES256.getName());
       return Response.json(200, document.toString());
     }
-    String keys = new JWKSet(key().toPublicJWK()).toString(true);
+    String keys = new JWKSet(key.toPublicJWK()).toString(true);
     return new Response(200, "application/jwk-set+json", keys.getBytes(java.nio.charset.StandardCharsets.UTF_8),
         new ArrayList<>());
   }
@@ -187,7 +212,7 @@ final class ServiceAccountTokens {
     List<String> wanted = requested.isEmpty() ? List.of(ISSUER) : requested;
     try {
       SignedJWT jwt = SignedJWT.parse(spec.path("token").asText(""));
-      if (!jwt.verify(new RSASSAVerifier(key().toRSAPublicKey()))) {
+      if (!JWSAlgorithm.ES256.equals(jwt.getHeader().getAlgorithm()) || !jwt.verify(verifier)) {
         return unauthenticated(status, INVALID_TOKEN);
       }
       JWTClaimsSet claims = jwt.getJWTClaimsSet();
@@ -256,10 +281,9 @@ final class ServiceAccountTokens {
 
   private String sign(JWTClaimsSet claims) {
     try {
-      RSAKey signing = key();
-      SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID(signing.getKeyID())
+      SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.ES256).keyID(key.getKeyID())
           .type(JOSEObjectType.JWT).build(), claims);
-      jwt.sign(new RSASSASigner(signing));
+      jwt.sign(signer);
       return jwt.serialize();
     } catch (JOSEException e) {
       throw new IllegalStateException("cannot sign a ServiceAccount token", e);

@@ -152,6 +152,25 @@ class DurableStoreTest {
   }
 
   @Test
+  void aServiceAccountTokenIssuedBeforeARestartStillAuthenticates() {
+    EmbeddedApiServer first = start();
+    first.client().serviceAccounts().inNamespace("d").resource(new io.fabric8.kubernetes.api.model
+        .ServiceAccountBuilder().withNewMetadata().withName("trainer").endMetadata().build()).create();
+    String token = first.client().serviceAccounts().inNamespace("d").withName("trainer").tokenRequest(
+        new io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder().withNewSpec().endSpec().build())
+        .getStatus().getToken();
+    first.close();
+
+    EmbeddedApiServer second = start();
+    io.fabric8.kubernetes.api.model.authentication.TokenReview review = second.client().authentication().v1()
+        .tokenReviews().create(new io.fabric8.kubernetes.api.model.authentication.TokenReviewBuilder().withNewSpec()
+            .withToken(token).endSpec().build());
+
+    assertThat(review.getStatus().getAuthenticated()).isTrue();
+    assertThat(review.getStatus().getUser().getUsername()).isEqualTo("system:serviceaccount:d:trainer");
+  }
+
+  @Test
   void theDirectoryAndDatabaseAreTheOwnersOnly() throws Exception {
     EmbeddedApiServer server = start();
     server.client().secrets().inNamespace("d").resource(new SecretBuilder().withNewMetadata().withName("s")
@@ -160,6 +179,8 @@ class DurableStoreTest {
         .isEqualTo("rwx------");
     assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve("data/state.db"))))
         .isEqualTo("rw-------");
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(
+        dir.resolve("data/service-account-key.jwk")))).isEqualTo("rw-------");
     assertThat(server.dataDirectory()).hasValue(dir.resolve("data"));
   }
 }

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import com.nimbusds.jose.crypto.RSASSAVerifier;
+import com.nimbusds.jose.crypto.ECDSAVerifier;
 import com.nimbusds.jose.jwk.JWKSet;
-import com.nimbusds.jose.jwk.RSAKey;
+import com.nimbusds.jose.jwk.ECKey;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -73,9 +73,11 @@ class ServiceAccountTokensTest {
     String jwksUri = http.get("/.well-known/openid-configuration").json().path("jwks_uri").asText();
     assertThat(issuer).isEqualTo("https://kubernetes.default.svc.cluster.local");
     assertThat(jwksUri).isEqualTo(issuer + "/openid/v1/jwks");
-    RSAKey key = JWKSet.parse(http.get("/openid/v1/jwks").body()).getKeyByKeyId(jwt.getHeader().getKeyID())
-        .toRSAKey();
-    assertThat(jwt.verify(new RSASSAVerifier(key))).isTrue();
+    ECKey key = JWKSet.parse(http.get("/openid/v1/jwks").body()).getKeyByKeyId(jwt.getHeader().getKeyID())
+        .toECKey();
+    assertThat(jwt.getHeader().getAlgorithm().getName()).isEqualTo("ES256");
+    assertThat(key.isPrivate()).as("the JWKS publishes the public key only").isFalse();
+    assertThat(jwt.verify(new ECDSAVerifier(key))).isTrue();
     JWTClaimsSet claims = jwt.getJWTClaimsSet();
     assertThat(claims.getIssuer()).isEqualTo(issuer);
     assertThat(claims.getSubject()).isEqualTo("system:serviceaccount:team:default");
