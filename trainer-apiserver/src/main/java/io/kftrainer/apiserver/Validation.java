@@ -40,8 +40,11 @@ final class Validation {
     return current.validator();
   }
 
-  /** Prunes unknown fields and applies defaults in place (custom resources only). */
+  /** Prunes unknown fields and applies defaults in place (custom resources); merges a Secret's stringData. */
   void prepare(Target target, ObjectNode object) {
+    if (SecretStringData.applies(target)) {
+      SecretStringData.mergeIntoData(object);
+    }
     validator().prepare(object);
   }
 

@@ -31,10 +31,7 @@ final class VolumePathValidation {
         keys(object.path("data"), "data", errors);
         keys(object.path("binaryData"), "binaryData", errors);
       }
-      case "/secrets" -> {
-        keys(object.path("data"), "data", errors);
-        keys(object.path("stringData"), "data", errors); // kube checks them once merged into data
-      }
+      case "/secrets" -> keys(object.path("data"), "data", errors); // stringData is merged in by then
       case "/pods" -> podSpec(object.path("spec"), "spec", errors);
       case "/podtemplates" -> podSpec(object.path("template").path("spec"), "template.spec", errors);
       case "batch/jobs" -> podSpec(object.path("spec").path("template").path("spec"), "spec.template.spec", errors);

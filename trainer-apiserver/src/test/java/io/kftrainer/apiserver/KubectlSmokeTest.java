@@ -113,6 +113,10 @@ class KubectlSmokeTest {
     assertThat(kubectl.runWithInput(configMap, "create", "-f", "-").output()).contains("configmap/settings created");
     String secret = "apiVersion: v1\nkind: Secret\nmetadata: {name: token}\nstringData: {t: x}\n";
     assertThat(kubectl.runWithInput(secret, "apply", "-f", "-").output()).contains("secret/token created");
+    io.fabric8.kubernetes.api.model.Secret stored = API.client().secrets().inNamespace("default").withName("token")
+        .get();
+    assertThat(stored.getData()).as("stringData is merged into data").isEqualTo(Map.of("t", "eA=="));
+    assertThat(stored.getStringData()).isNullOrEmpty();
     assertThat(kubectl.runWithInput(configMap.replace("b: '2'", "c: '3'"), "apply", "-f", "-").output())
         .contains("configmap/settings configured");
     assertThat(API.client().configMaps().inNamespace("default").withName("settings").get().getData())
