@@ -12,7 +12,8 @@ import java.util.List;
 
 /**
  * Who sent a request, as kube-apiserver's bearer-token authenticators decide: the server's own admin token (a static
- * token, as {@code --token-auth-file} gives, of a user in {@code system:masters}), or a ServiceAccount token this
+ * token, as {@code --token-auth-file} gives, of a user in {@code system:masters}), its loopback token (its
+ * in-process clients', {@code system:apiserver} in {@code system:masters}, as kube-apiserver's), or a ServiceAccount token this
  * server issued ({@link ServiceAccountTokens#review}, audience the API server's). Anything else is unauthenticated;
  * a request that presents a token that fails is refused (401) rather than treated as anonymous, as kube does.
  *
@@ -30,6 +31,8 @@ final class Authenticator {
   record User(String name, List<String> groups) {
     static final User ANONYMOUS = new User("system:anonymous", List.of(UNAUTHENTICATED));
     static final User ADMIN_USER = new User(ADMIN, List.of(MASTERS, AUTHENTICATED));
+    /** kube-apiserver's own loopback client: the user of the server's in-process clients. */
+    static final User LOOPBACK_USER = new User("system:apiserver", List.of(MASTERS, AUTHENTICATED));
 
     boolean isAnonymous() {
       return groups.contains(UNAUTHENTICATED);
@@ -37,10 +40,12 @@ final class Authenticator {
   }
 
   private final byte[] adminToken;
+  private final byte[] loopbackToken;
   private final ServiceAccountTokens tokens;
 
-  Authenticator(String adminToken, ServiceAccountTokens tokens) {
+  Authenticator(String adminToken, String loopbackToken, ServiceAccountTokens tokens) {
     this.adminToken = adminToken.getBytes(StandardCharsets.UTF_8);
+    this.loopbackToken = loopbackToken.getBytes(StandardCharsets.UTF_8);
     this.tokens = tokens;
   }
 
@@ -63,6 +68,9 @@ final class Authenticator {
     String token = parts[1];
     if (MessageDigest.isEqual(adminToken, token.getBytes(StandardCharsets.UTF_8))) {
       return User.ADMIN_USER;
+    }
+    if (MessageDigest.isEqual(loopbackToken, token.getBytes(StandardCharsets.UTF_8))) {
+      return User.LOOPBACK_USER;
     }
     if (token.chars().filter(c -> c == '.').count() != 2) {
       return null; // not a JWT: no need to parse it

@@ -183,6 +183,26 @@ class AccessControlTest {
   }
 
   @Test
+  void theLoopbackListenerServesThisProcessOnlyWithItsOwnTokenAndRefusesOthers() throws Exception {
+    io.fabric8.kubernetes.client.Config loopback = server.loopbackConfig();
+    java.net.URI url = java.net.URI.create(loopback.getMasterUrl());
+    java.net.http.HttpClient raw = java.net.http.HttpClient.newHttpClient();
+
+    try (KubernetesClient inProcess = new io.fabric8.kubernetes.client.KubernetesClientBuilder().withConfig(loopback)
+        .build()) {
+      assertThat(url.getScheme()).isEqualTo("http");
+      assertThat(url.getHost()).isEqualTo("127.0.0.1");
+      assertThat(loopback.getOauthToken()).isNotEqualTo(server.bearerToken());
+      assertThat(inProcess.secrets().inNamespace("team").withName("tls").get().getData()).containsKey("tls.key");
+    }
+    assertThat(raw.send(java.net.http.HttpRequest.newBuilder(url.resolve("/api/v1/namespaces/team/secrets")).build(),
+        java.net.http.HttpResponse.BodyHandlers.ofString()).statusCode()).as("no token").isEqualTo(401);
+    assertThat(raw.send(java.net.http.HttpRequest.newBuilder(url.resolve("/api/v1/namespaces/team/secrets"))
+        .header("Authorization", "Bearer " + serviceAccountToken("default")).build(),
+        java.net.http.HttpResponse.BodyHandlers.ofString()).statusCode()).as("no binding").isEqualTo(403);
+  }
+
+  @Test
   void aTokenOfADeletedServiceAccountNoLongerAuthenticates() {
     String token = serviceAccountToken("default");
     admin.serviceAccounts().inNamespace("team").withName("default").delete();

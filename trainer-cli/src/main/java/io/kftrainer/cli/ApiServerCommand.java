@@ -116,7 +116,7 @@ public final class ApiServerCommand implements Callable<Integer> {
       builder.dataDirectory(dataDir);
     }
     EmbeddedApiServer server = builder.start();
-    KubernetesClient client = KubernetesClients.unlimited(server.config(), "apiserver");
+    KubernetesClient client = KubernetesClients.unlimited(server.loopbackConfig(), "apiserver");
     EmbeddedCluster cluster = empty
         ? EmbeddedCluster.empty(server, client, operatorNamespace, webhookServiceName, () -> firstListening(endpoints))
         : EmbeddedCluster.install(server, client, operatorNamespace, webhookServiceName,

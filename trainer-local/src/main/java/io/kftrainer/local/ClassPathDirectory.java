@@ -37,8 +37,14 @@ final class ClassPathDirectory {
 
   private final ClassLoader classLoader;
   private final String directory;
+  private final java.util.Map<URL, List<String>> jarEntries;
 
-  ClassPathDirectory(ClassLoader classLoader, String directory) {
+  /**
+   * With {@code jarEntries}, the entry names of each jar already listed, by the jar's URL, which this one reads and
+   * adds to: local's jar holds some 30,000 entries, and start-up lists three directories of it.
+   */
+  ClassPathDirectory(ClassLoader classLoader, String directory, java.util.Map<URL, List<String>> jarEntries) {
+    this.jarEntries = jarEntries;
     this.classLoader = classLoader;
     this.directory = directory.endsWith("/") ? directory.substring(0, directory.length() - 1) : directory;
   }
@@ -64,14 +70,19 @@ final class ClassPathDirectory {
   private void addJarEntries(URL root, Predicate<String> fileName, List<File> files) throws IOException {
     JarURLConnection connection = (JarURLConnection) root.openConnection();
     connection.setUseCaches(false);
-    try (var jar = connection.getJarFile()) {
-      for (var entry : Collections.list(jar.entries())) {
-        String name = entry.getName();
-        String simpleName = name.substring(name.lastIndexOf('/') + 1);
-        if (!entry.isDirectory() && name.startsWith(directory + "/")
-            && name.indexOf('/', directory.length() + 1) < 0 && fileName.test(simpleName)) {
-          files.add(new File(name, new URL("jar:" + connection.getJarFileURL() + "!/" + name)));
-        }
+    URL jarUrl = connection.getJarFileURL();
+    List<String> entries = jarEntries.get(jarUrl);
+    if (entries == null) {
+      try (var jar = connection.getJarFile()) {
+        entries = jar.stream().filter(entry -> !entry.isDirectory()).map(java.util.zip.ZipEntry::getName).toList();
+      }
+      jarEntries.put(jarUrl, entries);
+    }
+    for (String name : entries) {
+      String simpleName = name.substring(name.lastIndexOf('/') + 1);
+      if (name.startsWith(directory + "/") && name.indexOf('/', directory.length() + 1) < 0
+          && fileName.test(simpleName)) {
+        files.add(new File(name, new URL("jar:" + jarUrl + "!/" + name)));
       }
     }
   }

@@ -32,6 +32,8 @@ import java.util.stream.Stream;
 final class ClusterBootstrap {
 
   private static final YAMLMapper YAML = new YAMLMapper();
+  private static final com.fasterxml.jackson.databind.ObjectMapper JSON =
+      new com.fasterxml.jackson.databind.ObjectMapper();
 
   static final String FIELD_MANAGER = "trainer-local";
   private static final String CRD_API_VERSION = "apiextensions.k8s.io/v1";
@@ -45,6 +47,8 @@ final class ClusterBootstrap {
 
   private final KubernetesClient client;
   private final ClassLoader classLoader;
+  /** The entry names of the jars on the class path, listed once for the directories read from them. */
+  private final java.util.Map<java.net.URL, List<String>> jarEntries = new java.util.concurrent.ConcurrentHashMap<>();
 
   ClusterBootstrap(KubernetesClient client, ClassLoader classLoader) {
     this.client = Objects.requireNonNull(client, "client");
@@ -59,23 +63,21 @@ final class ClusterBootstrap {
    */
   List<String> installCrds() {
     List<ClassPathDirectory.File> files = new ArrayList<>();
-    files.addAll(new ClassPathDirectory(classLoader, API_CRD_DIRECTORY).files(name -> name.endsWith("-v1.yml")));
-    files.addAll(new ClassPathDirectory(classLoader, PLUGIN_CRD_DIRECTORY)
+    files.addAll(new ClassPathDirectory(classLoader, API_CRD_DIRECTORY, jarEntries)
+        .files(name -> name.endsWith("-v1.yml")));
+    files.addAll(new ClassPathDirectory(classLoader, PLUGIN_CRD_DIRECTORY, jarEntries)
         .files(name -> name.endsWith(".yaml") || name.endsWith(".yml")));
-    List<JsonNode> crds = new ArrayList<>();
-    for (ClassPathDirectory.File file : files) {
-      for (JsonNode crd : documents(file.read(), file.name())) {
-        String apiVersion = crd.path("apiVersion").asText();
-        String kind = crd.path("kind").asText();
-        if (!CRD_API_VERSION.equals(apiVersion) || !CRD_KIND.equals(kind)) {
-          throw new IllegalStateException(file.name() + " on the class path is not a " + CRD_API_VERSION
-              + " " + CRD_KIND + " but a " + apiVersion + " " + kind);
-        }
-        crds.add(crd);
+    // each file parsed and its CRDs posted on its own: the YAML of one is read while another's schema compiles
+    return files.parallelStream().flatMap(file -> documents(file.read(), file.name()).stream().map(crd -> {
+      String apiVersion = crd.path("apiVersion").asText();
+      String kind = crd.path("kind").asText();
+      if (!CRD_API_VERSION.equals(apiVersion) || !CRD_KIND.equals(kind)) {
+        throw new IllegalStateException(file.name() + " on the class path is not a " + CRD_API_VERSION
+            + " " + CRD_KIND + " but a " + apiVersion + " " + kind);
       }
-    }
-    crds.parallelStream().forEach(this::createOrReplaceCrd);
-    return crds.stream().map(crd -> crd.path("metadata").path("name").asText()).toList();
+      createOrReplaceCrd(crd);
+      return crd.path("metadata").path("name").asText();
+    })).toList();
   }
 
   void createNamespaces(String... names) {
@@ -91,7 +93,7 @@ final class ClusterBootstrap {
    */
   List<String> installWebhookConfigurations(String operatorNamespace, String serviceName) {
     List<String> names = new ArrayList<>();
-    for (ClassPathDirectory.File file : new ClassPathDirectory(classLoader, WEBHOOK_DIRECTORY)
+    for (ClassPathDirectory.File file : new ClassPathDirectory(classLoader, WEBHOOK_DIRECTORY, jarEntries)
         .files(name -> name.endsWith(".yaml"))) {
       for (JsonNode manifest : documents(file.read(), file.name())) {
         String kind = manifest.path("kind").asText();
@@ -194,7 +196,7 @@ final class ClusterBootstrap {
       String name = crd.path("metadata").path("name").asText();
       JsonNode stored;
       try {
-        stored = YAML.readTree(client.raw(collection + "/" + name)); // JSON is YAML
+        stored = JSON.readTree(client.raw(collection + "/" + name));
       } catch (IOException read) {
         throw new UncheckedIOException(read);
       }

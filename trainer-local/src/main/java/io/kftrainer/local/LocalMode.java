@@ -44,7 +44,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>{@link Builder#start()} does what installing the operator into a cluster does, then runs it:
  * <ol>
- *   <li>starts an {@link EmbeddedApiServer} on 127.0.0.1 (plain HTTP, no authentication);</li>
+ *   <li>starts an {@link EmbeddedApiServer} on 127.0.0.1 (HTTPS and the kubeconfig's token for users; this
+ *       process's own clients, the operator's and the executor's, on its loopback listener);</li>
  *   <li>installs the CRDs, the namespaces {@code default} and {@value OperatorConfig#DEFAULT_OPERATOR_NAMESPACE},
  *       and the webhook configurations of {@code manifests/base} ({@link EmbeddedCluster}, shared with
  *       {@code apiserver});</li>
@@ -109,7 +110,7 @@ public final class LocalMode implements AutoCloseable {
         : executor.openLog(namespace, pod, container, new LocalExecutor.LogOptions(request.follow(),
             request.tailLines(), request.sinceTime(), request.timestamps(), request.previous())));
     resources.add(server);
-    client = KubernetesClients.unlimited(server.config(), "local");
+    client = KubernetesClients.unlimited(server.loopbackConfig(), "local");
     resources.add(client);
     LOG.info("API server listening on {} ({} ms)", server.url(), millisSince(started));
     config = operatorConfig(options, webhookPort(options.webhookPort));
@@ -125,8 +126,8 @@ public final class LocalMode implements AutoCloseable {
 
     // with a request filter (injected faults) the server's errors are no longer deterministic: the operator retries
     // as on a cluster
-    KubernetesClient operatorClient = KubernetesClients.create(options.requestFilter == null ? server.config()
-        : withDefaultRetries(server.config()), config);
+    KubernetesClient operatorClient = KubernetesClients.create(options.requestFilter == null
+        ? server.loopbackConfig() : withDefaultRetries(server.loopbackConfig()), config);
     resources.add(operatorClient);
     TrainerOperator.Builder builder = TrainerOperator.builder(config, operatorClient)
         .meterRegistry(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT))
@@ -166,7 +167,7 @@ public final class LocalMode implements AutoCloseable {
 
     if (options.execute) {
       // the executor is a client like any controller: its own client, no access to the operator
-      KubernetesClient executorClient = KubernetesClients.unlimited(server.config(), "executor");
+      KubernetesClient executorClient = KubernetesClients.unlimited(server.loopbackConfig(), "executor");
       resources.add(executorClient);
       executor = new LocalExecutor(executorClient, new LocalExecutor.Options(options.runDir, options.maxPods,
           options.out).withGpus(options.gpus)).start();
