@@ -271,12 +271,33 @@ sealed interface Containment {
   /** Waits for a process's end: polled every 10 ms (the JDK's onExit polls a non-child every 300 ms or more). */
   private static void await(ProcessHandle process) {
     long deadline = System.nanoTime() + REAP_TIMEOUT.toNanos();
-    while (process.isAlive()) {
+    while (!ended(process)) {
       if (System.nanoTime() > deadline || Thread.currentThread().isInterrupted()) {
         LOG.warn("process {} still alive {} s after it was killed", process.pid(), REAP_TIMEOUT.toSeconds());
         return;
       }
       sleep(10);
+    }
+  }
+
+  /**
+   * Whether {@code process} has ended: it is gone, or it is a zombie that only waits to be reaped. bwrap's init is
+   * not local's child: once bwrap has exited, the init is an orphan that the system's PID 1 reaps, when it does
+   * (a sandbox's init reaped it 1 to 2 s late; a container's PID 1 may never reap), and the JDK counts it alive
+   * until then. A pid namespace's init becomes a zombie only once every process of the namespace has been reaped.
+   */
+  static boolean ended(ProcessHandle process) {
+    if (!process.isAlive()) {
+      return true;
+    }
+    try {
+      String stat = Files.readString(Path.of("/proc", Long.toString(process.pid()), "stat"));
+      char state = stat.charAt(stat.lastIndexOf(')') + 2);
+      return state == 'Z' || state == 'X';
+    } catch (java.nio.file.NoSuchFileException e) {
+      return Files.isDirectory(Path.of("/proc/self")); // gone meanwhile; without /proc, isAlive said it all
+    } catch (IOException | RuntimeException e) {
+      return false;
     }
   }
 
