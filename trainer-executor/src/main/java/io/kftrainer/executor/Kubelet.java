@@ -205,26 +205,35 @@ final class Kubelet {
       events.pod(pod, "Normal", "Pulled", "Container image \"" + c.getImage() + "\" not pulled: the local executor "
           + "runs container \"" + c.getName() + "\" with this machine's tools");
     }
-    PodVolumes volumes;
+    Map<Integer, Integer> portMap = ports.ports(group(pod), declaredPorts(pod));
+    // the volumes (API reads, a token request) are made on the pod's thread, before its first container: this
+    // thread goes on to the other pods waiting in the queue (the nodes of a JobSet, whose training waits for the
+    // last one); the status is written by the reconcile the run asks for once a process starts or the pod fails
+    PodVolumes[] volumes = new PodVolumes[1];
+    run.start(name -> {
+      if (volumes[0] == null) {
+        volumes[0] = volumes(pod, podDir, run);
+      }
+      return launch(pod, podDir, volumes[0], portMap, run, name);
+    });
+  }
+
+  /**
+   * The pod's volumes, made; a volume that cannot be made (its source missing or unreadable, a path that would
+   * leave the pod's directory) fails the pod's start with a {@code FailedMount} Event, as the kubelet reports it.
+   */
+  private PodVolumes volumes(Pod pod, Path podDir, PodRun run) {
     try {
       PodPaths.createPrivateDirectories(podDir);
-      volumes = PodVolumes.create(client, pod, runDir, podDir, projected, run.podIp);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      return PodVolumes.create(client, pod, runDir, podDir, projected, run.podIp);
     } catch (ContainerEnv.ConfigError e) {
-      volumes = null;
-      run.failedToStart(e.getMessage());
       events.pod(pod, "Warning", "FailedMount", e.getMessage());
+      throw e;
+    } catch (IOException | KubernetesClientException e) {
+      String message = "cannot make the pod's volumes: " + e.getMessage();
+      events.pod(pod, "Warning", "FailedMount", message);
+      throw new ContainerEnv.ConfigError(message);
     }
-    if (volumes != null) {
-      PodVolumes v = volumes;
-      Map<Integer, Integer> portMap = ports.ports(group(pod), declaredPorts(pod));
-      run.start(name -> launch(pod, podDir, v, portMap, run, name));
-      // the status is written by the reconcile the run asks for once a process starts: meanwhile this thread starts
-      // the other pods waiting in the queue (the nodes of a JobSet, whose training waits for the last one)
-      return;
-    }
-    writeStatus(pod, run);
   }
 
   private PodRun.Launch launch(Pod pod, Path podDir, PodVolumes volumes, Map<Integer, Integer> portMap, PodRun run,

@@ -279,6 +279,45 @@ class LocalExecutorTest {
   }
 
   @Test
+  void aPodWhoseVolumeSourceIsMissingFailsWithFailedMountAndRunsNothing() {
+    create("""
+        apiVersion: jobset.x-k8s.io/v1alpha2
+        kind: JobSet
+        metadata: {name: no-volume}
+        spec:
+          replicatedJobs:
+          - name: node
+            template:
+              spec:
+                backoffLimit: 0
+                template:
+                  spec:
+                    restartPolicy: Never
+                    volumes:
+                    - name: settings
+                      configMap: {name: never-created}
+                    containers:
+                    - name: node
+                      image: busybox
+                      command: [sh, -c, 'echo ran']
+                      volumeMounts: [{name: settings, mountPath: /etc/settings}]
+        """);
+
+    awaitCondition("no-volume", "Failed");
+
+    Pod pod = client.pods().inNamespace(NS).withLabel("jobset.sigs.k8s.io/jobset-name", "no-volume").list()
+        .getItems().get(0);
+    assertThat(pod.getStatus().getPhase()).isEqualTo("Failed");
+    assertThat(pod.getStatus().getMessage()).contains("never-created");
+    await().atMost(TIMEOUT).untilAsserted(() -> assertThat(client.v1().events().inNamespace(NS).list().getItems())
+        .anySatisfy(e -> {
+          assertThat(e.getInvolvedObject().getName()).isEqualTo(pod.getMetadata().getName());
+          assertThat(e.getReason()).isEqualTo("FailedMount");
+        }));
+    assertThat(log(pod.getMetadata().getName(), "node", null)).doesNotContain("ran");
+  }
+
+  @Test
   void aFluxPodFailsAtOnceSayingThatFluxCannotRunHereAndRunsNothing() throws IOException {
     // the Flux plugin's pods: its installer init container, the node's command wrapped in the entrypoint; the
     // follower brokers would retry forever, and nothing here provides flux
