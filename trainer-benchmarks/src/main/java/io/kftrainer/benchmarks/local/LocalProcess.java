@@ -52,9 +52,11 @@ final class LocalProcess implements AutoCloseable {
   }
 
   /**
-   * Starts {@code java jvmOptions -jar jar local --port 0 args} and returns once its banner is printed.
+   * Starts {@code java jvmOptions -jar jar local --port 0 args} and returns once its banner is printed. Unless
+   * {@code args} choose the state's place, each start gets a data directory of its own: the default store, as users
+   * meet it, empty as on a first start; {@code -Dfigures.ephemeral=true} keeps the state in memory instead.
    *
-   * @param workDir where its log and kubeconfig go
+   * @param workDir where its log, kubeconfig and data directory go
    */
   static LocalProcess start(Path jar, List<String> jvmOptions, List<String> args, Path workDir) {
     List<String> command = new ArrayList<>();
@@ -67,8 +69,13 @@ final class LocalProcess implements AutoCloseable {
     Path kubeconfig = workDir.resolve("kubeconfig");
     command.addAll(List.of("-jar", jar.toAbsolutePath().toString(), "local", "--port", "0", "--kubeconfig-out",
         kubeconfig.toString()));
+    long id = System.nanoTime();
+    if (!args.contains("--ephemeral") && args.stream().noneMatch(arg -> arg.startsWith("--data-dir"))) {
+      command.addAll(Boolean.getBoolean("figures.ephemeral") ? List.of("--ephemeral")
+          : List.of("--data-dir", workDir.resolve("data-" + id).toString()));
+    }
     command.addAll(args);
-    Path log = workDir.resolve("local-" + System.nanoTime() + ".log");
+    Path log = workDir.resolve("local-" + id + ".log");
     try {
       long started = System.nanoTime();
       Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
