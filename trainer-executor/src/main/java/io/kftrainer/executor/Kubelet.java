@@ -118,7 +118,9 @@ final class Kubelet {
       run = null;
     }
     if (run != null) {
-      writeStatus(pod, run);
+      if (!run.starting()) { // the run asks for a reconcile once a process starts or the pod fails
+        writeStatus(pod, run);
+      }
       return;
     }
     String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();

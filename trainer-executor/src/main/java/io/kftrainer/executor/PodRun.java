@@ -186,6 +186,12 @@ final class PodRun {
     return main.stream().anyMatch(s -> s.process != null) ? "Running" : "Pending";
   }
 
+  /** Nothing has happened yet: no container started or ended, the pod did not fail; its volumes are being made. */
+  boolean starting() {
+    return failedToStart == null && states.values().stream()
+        .allMatch(s -> s.startedAt == null && s.exitCode == null && s.restartCount == 0);
+  }
+
   boolean finished() {
     String phase = phase();
     return "Succeeded".equals(phase) || "Failed".equals(phase);

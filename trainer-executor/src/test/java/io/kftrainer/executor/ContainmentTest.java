@@ -22,8 +22,8 @@ class ContainmentTest {
   @Test
   void aZombieThatOnlyWaitsToBeReapedHasEnded() throws Exception {
     Assumptions.assumeTrue(Files.isDirectory(Path.of("/proc/self")), "no /proc on this system");
-    // the shell's child exits at once; the shell becomes sleep, which never reaps it
-    Process parent = new ProcessBuilder("sh", "-c", "true & echo $!; exec sleep 30").start();
+    // the shell's child outlives the shell, which becomes sleep 30 and never reaps it: a zombie once it exits
+    Process parent = new ProcessBuilder("sh", "-c", "sleep 1 & echo $!; exec sleep 30").start();
     try {
       long pid = Long.parseLong(new BufferedReader(new InputStreamReader(parent.getInputStream(),
           StandardCharsets.UTF_8)).readLine().trim());
