@@ -42,7 +42,10 @@ final class JobController {
   private final Store<Job> jobs;
   private final Store<Pod> pods;
   private final EventRecorder events;
-  /** Pods created but not yet seen in the cache, per Job uid: counted as active so none is created twice. */
+  /**
+   * Pods created but not yet seen in the cache, per Job (namespace/name; each pod names its Job's uid): counted as
+   * active so none is created twice.
+   */
   private final Map<String, Map<String, Pod>> expected = new HashMap<>();
   /**
    * The uid of each Job this controller ended ({@code Complete} or {@code Failed}), by namespace/name. Until the
@@ -69,15 +72,14 @@ final class JobController {
         .toList();
     String cacheKey = key.namespace() + "/" + key.name();
     if (job == null || job.getMetadata().getDeletionTimestamp() != null) {
-      if (job != null) {
-        expected.remove(job.getMetadata().getUid());
-      }
+      expected.remove(cacheKey);
       ended.remove(cacheKey);
       // without garbage collection in the API server, the pods go with their Job
       owned.forEach(this::delete);
       return;
     }
-    Map<String, Pod> expectations = expected.computeIfAbsent(job.getMetadata().getUid(), u -> new HashMap<>());
+    Map<String, Pod> expectations = expected.computeIfAbsent(cacheKey, k -> new HashMap<>());
+    expectations.values().removeIf(p -> !job.getMetadata().getUid().equals(label(p, Names.CONTROLLER_UID)));
     owned.forEach(p -> expectations.remove(p.getMetadata().getName()));
     if (!expectations.isEmpty()) {
       owned = Stream.concat(owned.stream(), expectations.values().stream()).toList();
@@ -161,7 +163,8 @@ final class JobController {
     if (!desired.equals(old)) {
       writeStatus(job, desired);
     }
-    if (!finished && (PodConditions.isJobTrue(conditions, "Complete") || PodConditions.isJobTrue(conditions, "Failed"))) {
+    boolean endsNow = PodConditions.isJobTrue(conditions, "Complete") || PodConditions.isJobTrue(conditions, "Failed");
+    if (endsNow && !finished) {
       ended.put(cacheKey, job.getMetadata().getUid());
     }
   }
@@ -192,7 +195,8 @@ final class JobController {
       pod.editSpec().withHostname(name + "-" + index).endSpec();
     }
     Pod created = client.pods().inNamespace(job.getMetadata().getNamespace()).resource(pod.build()).create();
-    expected.computeIfAbsent(job.getMetadata().getUid(), u -> new HashMap<>()).put(podName, created);
+    expected.computeIfAbsent(job.getMetadata().getNamespace() + "/" + name, k -> new HashMap<>())
+        .put(podName, created);
     events.record(job, "job-controller", "Normal", "SuccessfulCreate", "Created pod: " + podName);
     return created;
   }
