@@ -32,7 +32,7 @@ import java.util.stream.Stream;
  * {@code SuccessCriteriaMet}/{@code Complete}, {@code FailureTarget}/{@code Failed} and {@code Suspended} with
  * batch/v1's reasons. The {@code Failed} message names the failed pod, container, exit code and last lines.
  */
-final class JobController {
+final class JobController implements AutoCloseable {
 
   static final String CONTROLLER = "job";
   private static final String ALPHANUMS = "bcdfghjklmnpqrstvwxz2456789";
@@ -54,8 +54,19 @@ final class JobController {
    * memory in its expectations.
    */
   private final Map<String, String> ended = new HashMap<>();
+  /**
+   * The creates of one reconcile's pods, sent side by side as the kube-controller-manager's Job controller sends
+   * them: the last node of a JobSet, which the training waits for, does not wait for the others' round trips.
+   */
+  private final java.util.concurrent.ThreadPoolExecutor creates = new java.util.concurrent.ThreadPoolExecutor(4, 4,
+      30, java.util.concurrent.TimeUnit.SECONDS, new java.util.concurrent.LinkedBlockingQueue<>(), task -> {
+        Thread thread = new Thread(task, "local-executor-pod-creates");
+        thread.setDaemon(true);
+        return thread;
+      });
 
   JobController(KubernetesClient client, Store<Job> jobs, Store<Pod> pods, EventRecorder events) {
+    creates.allowCoreThreadTimeOut(true);
     this.client = client;
     this.statuses = new StatusUpdates(client);
     this.jobs = jobs;
@@ -138,17 +149,19 @@ final class JobController {
         status.withCompletionTime(Instant.now().toString());
         events.record(job, "job-controller", "Normal", "Completed", "Job completed");
       } else {
-        active = new ArrayList<>(active);
-        for (int index = 0; index < completions && active.size() < parallelism; index++) {
+        List<Integer> missing = new ArrayList<>();
+        for (int index = 0; index < completions && active.size() + missing.size() < parallelism; index++) {
           int i = index;
           if (succeeded.contains(i) || active.stream().anyMatch(p -> index(p) == i)) {
             continue;
           }
-          active.add(create(job, indexed ? i : -1));
-          if (!indexed && active.size() + succeeded.size() >= completions) {
+          missing.add(indexed ? i : -1);
+          if (!indexed && active.size() + missing.size() + succeeded.size() >= completions) {
             break;
           }
         }
+        active = new ArrayList<>(active);
+        active.addAll(create(job, missing));
       }
     }
     status.withConditions(conditions)
@@ -169,7 +182,43 @@ final class JobController {
     }
   }
 
-  private Pod create(Job job, int index) {
+  /**
+   * Creates the pods of {@code indexes} side by side; returns them once all answered. Those created are expected
+   * and have their Event even when another failed, whose error is then thrown (the reconcile is retried).
+   */
+  private List<Pod> create(Job job, List<Integer> indexes) {
+    List<Pod> desired = indexes.stream().map(index -> pod(job, index)).toList();
+    List<java.util.concurrent.CompletableFuture<Pod>> posts = desired.stream().map(pod -> desired.size() == 1
+        ? java.util.concurrent.CompletableFuture.completedFuture(post(pod))
+        : java.util.concurrent.CompletableFuture.supplyAsync(() -> post(pod), creates)).toList();
+    List<Pod> created = new ArrayList<>();
+    RuntimeException failure = null;
+    for (java.util.concurrent.CompletableFuture<Pod> post : posts) {
+      Pod pod;
+      try {
+        pod = post.join();
+      } catch (java.util.concurrent.CompletionException e) {
+        failure = failure != null ? failure
+            : e.getCause() instanceof RuntimeException cause ? cause : new IllegalStateException(e.getCause());
+        continue;
+      }
+      expected.computeIfAbsent(job.getMetadata().getNamespace() + "/" + job.getMetadata().getName(),
+          k -> new HashMap<>()).put(pod.getMetadata().getName(), pod);
+      events.record(job, "job-controller", "Normal", "SuccessfulCreate", "Created pod: " + pod.getMetadata().getName());
+      created.add(pod);
+    }
+    if (failure != null) {
+      throw failure;
+    }
+    return created;
+  }
+
+  private Pod post(Pod pod) {
+    return client.pods().inNamespace(pod.getMetadata().getNamespace()).resource(pod).create();
+  }
+
+  /** The pod of {@code index} (-1 when the Job is not indexed), as the Job controller makes it. */
+  private static Pod pod(Job job, int index) {
     String name = job.getMetadata().getName();
     String prefix = name + "-" + (index >= 0 ? index + "-" : "");
     String podName = prefix + suffix();
@@ -194,11 +243,12 @@ final class JobController {
     if (index >= 0) {
       pod.editSpec().withHostname(name + "-" + index).endSpec();
     }
-    Pod created = client.pods().inNamespace(job.getMetadata().getNamespace()).resource(pod.build()).create();
-    expected.computeIfAbsent(job.getMetadata().getNamespace() + "/" + name, k -> new HashMap<>())
-        .put(podName, created);
-    events.record(job, "job-controller", "Normal", "SuccessfulCreate", "Created pod: " + podName);
-    return created;
+    return pod.build();
+  }
+
+  @Override
+  public void close() {
+    creates.shutdownNow();
   }
 
   private void writeStatus(Job job, JobStatus status) {

@@ -76,6 +76,7 @@ public final class LocalExecutor implements AutoCloseable {
   private final WorkQueue queue = new WorkQueue();
   private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
   private EventRecorder events;
+  private JobController jobController;
   private Kubelet kubelet;
   private NodeCapacity node;
 
@@ -105,7 +106,7 @@ public final class LocalExecutor implements AutoCloseable {
     SharedIndexInformer<Pod> pods = client.pods().inAnyNamespace().runnableInformer(0);
     JobSetController jobSetController = new JobSetController(client, jobSets.getStore(), jobs.getStore(), events,
         options.progress());
-    JobController jobController = new JobController(client, jobs.getStore(), pods.getStore(), events);
+    jobController = new JobController(client, jobs.getStore(), pods.getStore(), events);
     node = NodeCapacity.detect(options.runDir(), options.maxPods(), options.gpus());
     NodeRegistration.register(client, node);
     kubelet = new Kubelet(client, pods.getStore(), jobSets.getStore(), queue, options.runDir(),
@@ -188,6 +189,9 @@ public final class LocalExecutor implements AutoCloseable {
   public void close() {
     informers.forEach(SharedIndexInformer::close);
     queue.close();
+    if (jobController != null) {
+      jobController.close();
+    }
     if (kubelet != null) {
       kubelet.stopAll();
     }

@@ -28,6 +28,7 @@ class JobControllerTest {
   private EmbeddedApiServer server;
   private KubernetesClient client;
   private EventRecorder events;
+  private JobController controller;
   private final MapStore<Job> jobs = new MapStore<>();
   private final MapStore<Pod> pods = new MapStore<>();
 
@@ -40,6 +41,9 @@ class JobControllerTest {
 
   @AfterEach
   void stop() {
+    if (controller != null) {
+      controller.close();
+    }
     events.close();
     server.close();
   }
@@ -52,7 +56,7 @@ class JobControllerTest {
         .addNewContainer().withName("node").withImage("busybox").endContainer().endSpec().endTemplate().endSpec()
         .build()).create();
     jobs.put(job);
-    JobController controller = new JobController(client, jobs, pods, events);
+    controller = new JobController(client, jobs, pods, events);
     WorkQueue.Key key = new WorkQueue.Key(JobController.CONTROLLER, "default", "train");
 
     controller.reconcile(key);
