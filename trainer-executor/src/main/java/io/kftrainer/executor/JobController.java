@@ -20,7 +20,12 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -58,8 +63,8 @@ final class JobController implements AutoCloseable {
    * The creates of one reconcile's pods, sent side by side as the kube-controller-manager's Job controller sends
    * them: the last node of a JobSet, which the training waits for, does not wait for the others' round trips.
    */
-  private final java.util.concurrent.ThreadPoolExecutor creates = new java.util.concurrent.ThreadPoolExecutor(4, 4,
-      30, java.util.concurrent.TimeUnit.SECONDS, new java.util.concurrent.LinkedBlockingQueue<>(), task -> {
+  private final ThreadPoolExecutor creates = new ThreadPoolExecutor(4, 4, 30, TimeUnit.SECONDS,
+      new LinkedBlockingQueue<>(), task -> {
         Thread thread = new Thread(task, "local-executor-pod-creates");
         thread.setDaemon(true);
         return thread;
@@ -188,16 +193,16 @@ final class JobController implements AutoCloseable {
    */
   private List<Pod> create(Job job, List<Integer> indexes) {
     List<Pod> desired = indexes.stream().map(index -> pod(job, index)).toList();
-    List<java.util.concurrent.CompletableFuture<Pod>> posts = desired.stream().map(pod -> desired.size() == 1
-        ? java.util.concurrent.CompletableFuture.completedFuture(post(pod))
-        : java.util.concurrent.CompletableFuture.supplyAsync(() -> post(pod), creates)).toList();
+    List<CompletableFuture<Pod>> posts = desired.stream().map(pod -> desired.size() == 1
+        ? CompletableFuture.completedFuture(post(pod))
+        : CompletableFuture.supplyAsync(() -> post(pod), creates)).toList();
     List<Pod> created = new ArrayList<>();
     RuntimeException failure = null;
-    for (java.util.concurrent.CompletableFuture<Pod> post : posts) {
+    for (CompletableFuture<Pod> post : posts) {
       Pod pod;
       try {
         pod = post.join();
-      } catch (java.util.concurrent.CompletionException e) {
+      } catch (CompletionException e) {
         failure = failure != null ? failure
             : e.getCause() instanceof RuntimeException cause ? cause : new IllegalStateException(e.getCause());
         continue;

@@ -13,8 +13,10 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
+import java.util.zip.ZipEntry;
 
 /**
  * The files directly inside a directory of the class path, over every jar and directory that has one: how local
@@ -37,13 +39,13 @@ final class ClassPathDirectory {
 
   private final ClassLoader classLoader;
   private final String directory;
-  private final java.util.Map<URL, List<String>> jarEntries;
+  private final Map<URL, List<String>> jarEntries;
 
   /**
    * With {@code jarEntries}, the entry names of each jar already listed, by the jar's URL, which this one reads and
    * adds to: local's jar holds some 30,000 entries, and start-up lists three directories of it.
    */
-  ClassPathDirectory(ClassLoader classLoader, String directory, java.util.Map<URL, List<String>> jarEntries) {
+  ClassPathDirectory(ClassLoader classLoader, String directory, Map<URL, List<String>> jarEntries) {
     this.jarEntries = jarEntries;
     this.classLoader = classLoader;
     this.directory = directory.endsWith("/") ? directory.substring(0, directory.length() - 1) : directory;
@@ -74,7 +76,7 @@ final class ClassPathDirectory {
     List<String> entries = jarEntries.get(jarUrl);
     if (entries == null) {
       try (var jar = connection.getJarFile()) {
-        entries = jar.stream().filter(entry -> !entry.isDirectory()).map(java.util.zip.ZipEntry::getName).toList();
+        entries = jar.stream().filter(entry -> !entry.isDirectory()).map(ZipEntry::getName).toList();
       }
       jarEntries.put(jarUrl, entries);
     }

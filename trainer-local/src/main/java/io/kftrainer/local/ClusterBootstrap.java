@@ -1,6 +1,7 @@
 package io.kftrainer.local;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -14,9 +15,12 @@ import io.kftrainer.runtime.RuntimeCatalog;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URL;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
 /**
@@ -32,8 +36,7 @@ import java.util.stream.Stream;
 final class ClusterBootstrap {
 
   private static final YAMLMapper YAML = new YAMLMapper();
-  private static final com.fasterxml.jackson.databind.ObjectMapper JSON =
-      new com.fasterxml.jackson.databind.ObjectMapper();
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   static final String FIELD_MANAGER = "trainer-local";
   private static final String CRD_API_VERSION = "apiextensions.k8s.io/v1";
@@ -48,7 +51,7 @@ final class ClusterBootstrap {
   private final KubernetesClient client;
   private final ClassLoader classLoader;
   /** The entry names of the jars on the class path, listed once for the directories read from them. */
-  private final java.util.Map<java.net.URL, List<String>> jarEntries = new java.util.concurrent.ConcurrentHashMap<>();
+  private final Map<URL, List<String>> jarEntries = new ConcurrentHashMap<>();
 
   ClusterBootstrap(KubernetesClient client, ClassLoader classLoader) {
     this.client = Objects.requireNonNull(client, "client");
