@@ -79,8 +79,9 @@ class OperatorImageIT {
     long start = System.nanoTime();
     container = BwrapContainer.builder(root, image.config())
         .hostname("kubeflow-trainer-controller-manager-7d9f8-x2x4q")
-        .args(List.of("run", "--webhook-port=" + webhookPort, "--health-port=" + healthPort,
-            "--metrics-port=" + ApiServerProcess.freePort()))
+        // metrics on a port of the system's choice: a free port picked here could be taken, by the time the
+        // operator binds it, as the local port of one of its own connections (it failed a CI run so)
+        .args(List.of("run", "--webhook-port=" + webhookPort, "--health-port=" + healthPort, "--metrics-port=0"))
         .env("KUBECONFIG", KUBECONFIG)
         .env("POD_NAMESPACE", OPERATOR_NAMESPACE)
         .readOnly(server.kubeconfig(), KUBECONFIG)
