@@ -66,10 +66,11 @@ final class Authenticator {
       return null;
     }
     String token = parts[1];
-    if (MessageDigest.isEqual(adminToken, token.getBytes(StandardCharsets.UTF_8))) {
+    byte[] presented = token.getBytes(StandardCharsets.UTF_8);
+    if (MessageDigest.isEqual(adminToken, presented)) {
       return User.ADMIN_USER;
     }
-    if (MessageDigest.isEqual(loopbackToken, token.getBytes(StandardCharsets.UTF_8))) {
+    if (MessageDigest.isEqual(loopbackToken, presented)) {
       return User.LOOPBACK_USER;
     }
     if (token.chars().filter(c -> c == '.').count() != 2) {

@@ -126,6 +126,10 @@ final class RbacAuthorizer {
         .set("resources", strings(SELF_REVIEWS.toArray(String[]::new)));
     nonResourceRules.addObject().<ObjectNode>set("verbs", strings("get"))
         .set("nonResourceURLs", strings(DISCOVERY.toArray(String[]::new)));
+    if (user.groups().contains("system:serviceaccounts")) {
+      nonResourceRules.addObject().<ObjectNode>set("verbs", strings("get"))
+          .set("nonResourceURLs", strings(ISSUER_DISCOVERY.toArray(String[]::new)));
+    }
     for (Store.Stored binding : store.list(CLUSTER_ROLE_BINDINGS, null)) {
       if (binds(binding.object(), user)) {
         collectRules(binding.object().path("roleRef"), null, resourceRules, nonResourceRules);
