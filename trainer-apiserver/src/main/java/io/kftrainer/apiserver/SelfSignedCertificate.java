@@ -4,6 +4,7 @@ import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x509.Extension;
 import org.bouncycastle.asn1.x509.GeneralName;
 import org.bouncycastle.asn1.x509.GeneralNames;
+import org.bouncycastle.cert.CertIOException;
 import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
 import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
 import org.bouncycastle.operator.OperatorCreationException;
@@ -18,8 +19,9 @@ import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
-import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManager;
 
 /**
  * A throw-away TLS identity for {@link EmbeddedApiServer.Builder#https}: an EC key and a self-signed certificate
@@ -47,16 +49,12 @@ record SelfSignedCertificate(SSLContext serverContext, X509Certificate certifica
               .addExtension(Extension.subjectAlternativeName, false, names)
               .addExtension(Extension.basicConstraints, true, new org.bouncycastle.asn1.x509.BasicConstraints(true))
               .build(new JcaContentSignerBuilder("SHA256withECDSA").build(keys.getPrivate())));
-      KeyStore store = KeyStore.getInstance("PKCS12");
-      store.load(null, null);
-      char[] password = new char[0];
-      store.setKeyEntry("server", keys.getPrivate(), password, new X509Certificate[] {certificate});
-      KeyManagerFactory keyManagers = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-      keyManagers.init(store, password);
       SSLContext context = SSLContext.getInstance("TLS");
-      context.init(keyManagers.getKeyManagers(), null, null);
+      // no trust managers: the server asks for no client certificate, and the JDK's default ones read cacerts
+      context.init(new KeyManager[] {new SingleKeyManager(keys.getPrivate(), certificate)}, new TrustManager[0],
+          null);
       return new SelfSignedCertificate(context, certificate);
-    } catch (GeneralSecurityException | OperatorCreationException | java.io.IOException e) {
+    } catch (GeneralSecurityException | OperatorCreationException | CertIOException e) {
       throw new IllegalStateException("cannot create a self-signed certificate", e);
     }
   }

@@ -71,6 +71,7 @@ final class SqliteStorage implements Storage {
   static SqliteStorage open(Path file) {
     try {
       createPrivate(file);
+      SqliteNativeLibrary.provide(file.toAbsolutePath().getParent());
       Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath());
       try {
         try (Statement statement = connection.createStatement()) {

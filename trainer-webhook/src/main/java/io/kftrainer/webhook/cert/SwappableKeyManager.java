@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
+import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509ExtendedKeyManager;
 
 /**
@@ -46,11 +47,14 @@ public final class SwappableKeyManager extends X509ExtendedKeyManager {
     return Optional.ofNullable(current.get()).map(Entry::certificate);
   }
 
-  /** A TLS server context on this key manager, with the JDK's default trust managers and randomness. */
+  /**
+   * A TLS server context on this key manager and the JDK's default randomness, without trust managers: the server
+   * asks for no client certificate, and the JDK's default ones would read its cacerts file at start-up.
+   */
   public SSLContext serverContext() {
     try {
       SSLContext context = SSLContext.getInstance("TLS");
-      context.init(new KeyManager[] {this}, null, null);
+      context.init(new KeyManager[] {this}, new TrustManager[0], null);
       return context;
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("no TLS implementation", e);

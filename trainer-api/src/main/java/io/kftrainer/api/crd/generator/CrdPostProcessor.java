@@ -22,12 +22,14 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * Finishes the trainer CRDs that fabric8's CRD generator wrote (build step {@code process-classes}, after the
  * generator): adds the markers of the embedded Kubernetes types ({@link KubernetesMarkers}) and puts the printer
  * columns in the order the class declares them (the generator sorts them by JSON path, so upstream's {@code State}
- * then {@code Age} came out reversed). The generator's header comment is kept.
+ * then {@code Age} came out reversed). The generator's header comment is kept. Each CRD of the directory, JobSet's
+ * included, is also written as compact JSON beside its YAML ({@code <name>-v1.json}), for readers that start often.
  *
  * <p>Usage: {@code CrdPostProcessor <directory of the generated CRDs>}. Only the build runs this class.
  */
@@ -39,6 +41,10 @@ public final class CrdPostProcessor {
       "clustertrainingruntimes.trainer.kubeflow.org-v1.yml", ClusterTrainingRuntime.class,
       "optimizationjobs.trainer.kubeflow.org-v1.yml", OptimizationJob.class);
 
+  private static final String YAML_SUFFIX = "-v1.yml";
+  /** The same CRD as compact JSON, which {@code local} posts at each start: parsing the YAML took 0.4 s of CPU. */
+  private static final String JSON_SUFFIX = "-v1.json";
+  private static final ObjectMapper JSON = new ObjectMapper();
   private static final ObjectMapper YAML = new ObjectMapper(YAMLFactory.builder()
       .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
       .disable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
@@ -52,10 +58,19 @@ public final class CrdPostProcessor {
       throw new IllegalArgumentException("usage: CrdPostProcessor <directory of the generated CRDs>");
     }
     KubernetesMarkers markers = KubernetesMarkers.load();
+    Path directory = Path.of(args[0]);
     for (Map.Entry<String, Class<? extends CustomResource<?, ?>>> crd : CRDS.entrySet()) {
-      Path file = Path.of(args[0]).resolve(crd.getKey());
+      Path file = directory.resolve(crd.getKey());
       String text = Files.readString(file, StandardCharsets.UTF_8);
       Files.writeString(file, process(text, crd.getValue(), markers), StandardCharsets.UTF_8);
+    }
+    try (Stream<Path> files = Files.list(directory)) {
+      for (Path file : files.filter(f -> f.getFileName().toString().endsWith(YAML_SUFFIX)).toList()) {
+        String name = file.getFileName().toString();
+        Files.writeString(file.resolveSibling(name.substring(0, name.length() - YAML_SUFFIX.length()) + JSON_SUFFIX),
+            JSON.writeValueAsString(YAML.readTree(Files.readString(file, StandardCharsets.UTF_8))),
+            StandardCharsets.UTF_8);
+      }
     }
   }
 
