@@ -196,29 +196,31 @@ final class ClusterBootstrap {
   }
 
   /**
-   * Creates the CRD, or replaces the one a data directory kept from an earlier start (this version's CRD wins, as
-   * {@code kubectl replace} on an upgrade; an unchanged one is a no-op write).
+   * Creates the CRD, or replaces the one a data directory kept from an earlier start when this version's differs
+   * (this version's wins, as {@code kubectl replace} on an upgrade). A kept CRD with this version's spec is left
+   * alone (the server stores a CRD's spec as given): the usual restart reads each CRD once and writes none.
    */
   private void createOrReplaceCrd(JsonNode crd) {
     String collection = "/apis/" + CRD_API_VERSION + "/customresourcedefinitions";
-    try {
+    String name = crd.path("metadata").path("name").asText();
+    String kept = client.raw(collection + "/" + name);
+    if (kept == null) {
       client.raw(collection, "POST", crd.toString());
-    } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
-      if (e.getCode() != 409) {
-        throw e;
-      }
-      String name = crd.path("metadata").path("name").asText();
-      JsonNode stored;
-      try {
-        stored = JSON.readTree(client.raw(collection + "/" + name));
-      } catch (IOException read) {
-        throw new UncheckedIOException(read);
-      }
-      ObjectNode replacement = crd.deepCopy();
-      ((ObjectNode) replacement.path("metadata")).put("resourceVersion",
-          stored.path("metadata").path("resourceVersion").asText());
-      client.raw(collection + "/" + name, "PUT", replacement.toString());
+      return;
     }
+    JsonNode stored;
+    try {
+      stored = JSON.readTree(kept);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    if (stored.path("spec").equals(crd.path("spec"))) {
+      return;
+    }
+    ObjectNode replacement = crd.deepCopy();
+    ((ObjectNode) replacement.path("metadata")).put("resourceVersion",
+        stored.path("metadata").path("resourceVersion").asText());
+    client.raw(collection + "/" + name, "PUT", replacement.toString());
   }
 
   private void apply(HasMetadata object) {

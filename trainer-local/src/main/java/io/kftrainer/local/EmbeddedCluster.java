@@ -1,12 +1,14 @@
 package io.kftrainer.local;
 
-import io.kftrainer.apiserver.ServiceRoutes;
-import io.kftrainer.apiserver.WebhookDispatcher;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kftrainer.apiserver.EmbeddedApiServer;
+import io.kftrainer.apiserver.ServiceRoutes;
+import io.kftrainer.apiserver.WebhookDispatcher;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * An {@link EmbeddedApiServer} made into a cluster with the trainer installed, what {@code local} and
@@ -24,6 +26,7 @@ import java.util.function.Supplier;
 public record EmbeddedCluster(List<String> crds, List<String> webhookConfigurations, List<String> runtimes,
     WebhookDispatcher dispatcher) implements AutoCloseable {
 
+  private static final Logger LOG = LoggerFactory.getLogger(EmbeddedCluster.class);
   /** The port of the operator's webhook Service, as in {@code manifests/base}. */
   static final int SERVICE_PORT = 443;
   /** The namespaces kube-apiserver creates at start-up. */
@@ -36,14 +39,20 @@ public record EmbeddedCluster(List<String> crds, List<String> webhookConfigurati
   public static EmbeddedCluster install(EmbeddedApiServer server, KubernetesClient client, String operatorNamespace,
       String serviceName, Supplier<InetSocketAddress> webhookServer) {
     ClusterBootstrap bootstrap = new ClusterBootstrap(client, EmbeddedCluster.class.getClassLoader());
+    long started = System.nanoTime();
     List<String> crds = bootstrap.installCrds();
+    LOG.info("Installed {} CRDs ({} ms)", crds.size(), millisSince(started));
     bootstrap.createNamespaces("default", operatorNamespace);
     List<String> webhookConfigurations = bootstrap.installWebhookConfigurations(operatorNamespace, serviceName);
+    LOG.info("Installed the namespaces and webhook configurations ({} ms)", millisSince(started));
     ServiceRoutes routes = new ServiceRoutes().route(operatorNamespace, serviceName, SERVICE_PORT, webhookServer);
     WebhookDispatcher dispatcher = new WebhookDispatcher(client, routes);
     dispatcher.start(server);
+    LOG.info("Started the admission chain ({} ms)", millisSince(started));
     try {
-      return new EmbeddedCluster(crds, webhookConfigurations, bootstrap.installRuntimes(), dispatcher);
+      List<String> runtimes = bootstrap.installRuntimes();
+      LOG.info("Installed {} ClusterTrainingRuntimes ({} ms)", runtimes.size(), millisSince(started));
+      return new EmbeddedCluster(crds, webhookConfigurations, runtimes, dispatcher);
     } catch (RuntimeException e) {
       dispatcher.close();
       throw e;
@@ -63,6 +72,10 @@ public record EmbeddedCluster(List<String> crds, List<String> webhookConfigurati
     WebhookDispatcher dispatcher = new WebhookDispatcher(client, routes);
     dispatcher.start(server);
     return new EmbeddedCluster(List.of(), List.of(), List.of(), dispatcher);
+  }
+
+  private static long millisSince(long nanos) {
+    return (System.nanoTime() - nanos) / 1_000_000;
   }
 
   @Override
