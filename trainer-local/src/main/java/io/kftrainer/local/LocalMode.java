@@ -27,13 +27,17 @@ import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -123,6 +127,7 @@ public final class LocalMode implements AutoCloseable {
     runtimes = cluster.runtimes();
     LOG.info("Installed the CRDs {}, the webhook configurations {} and the ClusterTrainingRuntimes {} ({} ms)",
         cluster.crds(), webhookConfigurations, runtimes, millisSince(started));
+    CompletableFuture<LocalExecutor> executorStart = options.execute ? startExecutor(options) : null;
 
     // with a request filter (injected faults) the server's errors are no longer deterministic: the operator retries
     // as on a cluster
@@ -138,6 +143,15 @@ public final class LocalMode implements AutoCloseable {
     operator = builder.build();
     resources.add(this::stopOperator);
     operator.start();
+    List<AutoCloseable> progressWatches = Collections.synchronizedList(new ArrayList<>());
+    CompletableFuture<Void> progressStart = onThreadOfItsOwn("progress-start", () -> {
+      startProgress(options, progressWatches);
+      return null;
+    });
+    resources.add(() -> {
+      progressStart.handle((value, failure) -> value).join();
+      closeInReverse(progressWatches);
+    });
     if (!dispatcher.awaitCallable(webhookConfigurations, READY_TIMEOUT)) {
       throw new IllegalStateException("the webhook configurations " + webhookConfigurations + " did not get a "
           + "caBundle within " + READY_TIMEOUT.toSeconds() + "s: is the webhook server among the components?");
@@ -145,13 +159,32 @@ public final class LocalMode implements AutoCloseable {
     awaitReady();
     LOG.info("The operator is ready, its webhooks on port {} ({} ms)", webhook.port(), millisSince(started));
 
+    await(progressStart);
+    if (executorStart != null) {
+      executor = await(executorStart);
+      LOG.info("The local executor runs pods under {} on node {} ({} ms)", options.runDir,
+          executor.node().describe(), millisSince(started));
+    }
+
+    if (options.requestFilter != null) {
+      options.requestFilter.enable(true);
+      LOG.info("Filtering the API server's requests: {}", options.requestFilter);
+    }
+    kubeconfig = server.writeKubeconfig(options.kubeconfig).toAbsolutePath();
+  }
+
+  /**
+   * Starts the watches that print TrainJob and OptimizationJob progress ({@link TrainJobProgress},
+   * {@link OptimizationJobProgress}): a client of the API like kubectl, started beside the operator's own start.
+   */
+  private void startProgress(Builder options, List<AutoCloseable> watches) {
     TrainJobChildren children = new TrainJobChildren(client, operator.runner().watches());
     SharedIndexInformer<TrainJob> trainJobs = client.resources(TrainJob.class).inAnyNamespace().runnableInformer(0);
     TrainJobProgress progress = new TrainJobProgress(children::of, options.out);
     trainJobs.addEventHandler(progress);
-    resources.add(trainJobs::close);
+    watches.add(trainJobs::close);
     trainJobs.start().toCompletableFuture().join();
-    resources.add(children);
+    watches.add(children);
     children.start(child -> {
       String trainJob = child.getMetadata().getLabels().get(ChildObjects.TRAINJOB_NAME_LABEL);
       if (child instanceof JobSet && trainJob != null) {
@@ -162,24 +195,50 @@ public final class LocalMode implements AutoCloseable {
     SharedIndexInformer<OptimizationJob> optimizationJobs = client.resources(OptimizationJob.class).inAnyNamespace()
         .runnableInformer(0);
     optimizationJobs.addEventHandler(new OptimizationJobProgress(options.out));
-    resources.add(optimizationJobs::close);
+    watches.add(optimizationJobs::close);
     optimizationJobs.start().toCompletableFuture().join();
+  }
 
-    if (options.execute) {
-      // the executor is a client like any controller: its own client, no access to the operator
-      KubernetesClient executorClient = KubernetesClients.unlimited(server.loopbackConfig(), "executor");
-      resources.add(executorClient);
-      executor = new LocalExecutor(executorClient, new LocalExecutor.Options(options.runDir, options.maxPods,
-          options.out).withGpus(options.gpus)).start();
-      resources.add(executor);
-      LOG.info("The local executor runs pods under {} on node {}", options.runDir, executor.node().describe());
-    }
+  /**
+   * Starts the executor on a thread of its own, beside the operator's start, as a kubelet starts beside the control
+   * plane: it is a client like any controller (its own client, no access to the operator), and much of its start is
+   * waiting (its informers' lists, the bubblewrap probe).
+   */
+  private CompletableFuture<LocalExecutor> startExecutor(Builder options) {
+    KubernetesClient executorClient = KubernetesClients.unlimited(server.loopbackConfig(), "executor");
+    resources.add(executorClient);
+    LocalExecutor starting = new LocalExecutor(executorClient, new LocalExecutor.Options(options.runDir,
+        options.maxPods, options.out).withGpus(options.gpus));
+    resources.add(starting);
+    CompletableFuture<LocalExecutor> started = onThreadOfItsOwn("executor-start", starting::start);
+    // closed in reverse order: a failed start of local waits for the executor's start before closing it
+    resources.add(() -> started.handle((value, failure) -> value).join());
+    return started;
+  }
 
-    if (options.requestFilter != null) {
-      options.requestFilter.enable(true);
-      LOG.info("Filtering the API server's requests: {}", options.requestFilter);
+  private static <T> CompletableFuture<T> onThreadOfItsOwn(String name, Supplier<T> task) {
+    CompletableFuture<T> result = new CompletableFuture<>();
+    Thread thread = new Thread(() -> {
+      try {
+        result.complete(task.get());
+      } catch (RuntimeException | Error e) {
+        result.completeExceptionally(e);
+      }
+    }, name);
+    thread.setDaemon(true);
+    thread.start();
+    return result;
+  }
+
+  private static <T> T await(CompletableFuture<T> future) throws InterruptedException {
+    try {
+      return future.get();
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException runtime) {
+        throw runtime;
+      }
+      throw new IllegalStateException(e.getCause().getMessage(), e.getCause());
     }
-    kubeconfig = server.writeKubeconfig(options.kubeconfig).toAbsolutePath();
   }
 
   private static long millisSince(long nanos) {
@@ -326,14 +385,18 @@ public final class LocalMode implements AutoCloseable {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
-    for (int i = resources.size() - 1; i >= 0; i--) {
+    closeInReverse(resources);
+    resources.clear();
+  }
+
+  private static void closeInReverse(List<AutoCloseable> closeables) {
+    for (int i = closeables.size() - 1; i >= 0; i--) {
       try {
-        resources.get(i).close();
+        closeables.get(i).close();
       } catch (Exception e) {
         LOG.warn("Error while stopping local mode", e);
       }
     }
-    resources.clear();
   }
 
   private void stopOperator() throws InterruptedException {
