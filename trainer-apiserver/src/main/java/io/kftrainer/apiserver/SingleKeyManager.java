@@ -12,7 +12,9 @@ import javax.net.ssl.X509ExtendedKeyManager;
  * The server side of TLS with one key and its certificate, handed to the JDK as they are. The usual route, a
  * {@code PKCS12} key store and a {@code KeyManagerFactory}, encrypts the key into the store and decrypts it again
  * (PBKDF2, 10,000 rounds of HMAC-SHA256 each way): a quarter of a second of {@code local}'s start-up on C1, for a
- * key that never leaves memory.
+ * key that never leaves memory. The webhook server's {@code SwappableKeyManager} answers the JDK alike for a
+ * rotating key; the two modules share no main-scope dependency for one to live in (the operator's image carries no
+ * API server).
  */
 final class SingleKeyManager extends X509ExtendedKeyManager {
 
