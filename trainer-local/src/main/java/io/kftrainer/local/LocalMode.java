@@ -64,7 +64,9 @@ import org.slf4j.LoggerFactory;
  *   <li>waits until the operator's certificate manager has published its CA bundle in the webhook configurations
  *       (the webhooks are callable) and the operator is ready;</li>
  *   <li>reports TrainJob and OptimizationJob progress ({@link TrainJobProgress}, {@link OptimizationJobProgress})
- *       and writes the kubeconfig. The server itself
+ *       and runs pods ({@link LocalExecutor}, with {@link Builder#execute}): both started beside the operator, each
+ *       on a thread of its own, and awaited with it;</li>
+ *   <li>writes the kubeconfig. The server itself
  *       defaults custom resources from their CRDs' schemas and collects the children of deleted TrainJobs
  *       (ownerReferences), as kube-apiserver and its garbage collector do.</li>
  * </ol>
