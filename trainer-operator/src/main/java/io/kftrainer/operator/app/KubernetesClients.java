@@ -3,6 +3,7 @@ package io.kftrainer.operator.app;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.kftrainer.operator.metrics.RestClientMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.file.Files;
@@ -23,6 +24,14 @@ public final class KubernetesClients {
 
   /** What the operator client's threads are named after. */
   static final String CLIENT_NAME = "operator";
+  /**
+   * One serialization for every client made here: fabric8 gives each client its own Jackson mapper, which builds a
+   * (de)serializer per model class (a JobSet's holds a whole PodSpec's) the first time it meets one, so the three
+   * clients of {@code local} (its own, the operator's, the executor's) built each of them three times at start-up.
+   * Jackson's mappers are safe to share between threads once configured; fabric8 only adds the custom resource
+   * classes a client is asked for, the same ones for every client.
+   */
+  private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
 
   private KubernetesClients() {
   }
@@ -32,7 +41,7 @@ public final class KubernetesClients {
    * {@code name}: for the other clients of a process that runs the operator ({@code local}'s own, its executor's).
    */
   public static KubernetesClient unlimited(Config connection, String name) {
-    return ClientThreads.builder(name).withConfig(connection).build();
+    return ClientThreads.builder(name).withConfig(connection).withKubernetesSerialization(SERIALIZATION).build();
   }
 
   /** A client for the cluster {@code config} names, limited as it says. */
@@ -64,6 +73,7 @@ public final class KubernetesClients {
     RequestRateLimiter rateLimiter = new RequestRateLimiter(config.kubeApiQps(), config.kubeApiBurst());
     return ClientThreads.builder(CLIENT_NAME)
         .withConfig(limited)
+        .withKubernetesSerialization(SERIALIZATION)
         .withHttpClientBuilderConsumer(builder -> {
           builder.addOrReplaceInterceptor(RequestRateLimiter.NAME, rateLimiter);
           metrics.ifPresent(counter -> builder.addOrReplaceInterceptor(RestClientMetrics.NAME, counter));
