@@ -26,8 +26,8 @@ import org.sqlite.util.LibraryLoaderUtil;
  */
 final class SqliteNativeLibrary {
 
-  static final String PATH_PROPERTY = "org.sqlite.lib.path";
-  static final String NAME_PROPERTY = "org.sqlite.lib.name";
+  private static final String PATH_PROPERTY = "org.sqlite.lib.path";
+  private static final String NAME_PROPERTY = "org.sqlite.lib.name";
   private static final Logger LOG = LoggerFactory.getLogger(SqliteNativeLibrary.class);
   private static boolean provided;
 
