@@ -62,8 +62,8 @@ final class ClusterBootstrap {
    * Installs every CRD found; returns their names. trainer-api's CRDs are read from the compact JSON copies its
    * build writes beside the YAML ({@code -v1.json}): parsing the YAML (about 250 kB each) took 0.4 s of CPU at each
    * start. They are posted as their files' JSON, not through fabric8's CRD model, whose round trips were most of
-   * local mode's start-up time, and side by side: the server compiles each one's schema and CEL rules, the longest
-   * part of local mode's start.
+   * local mode's start-up time, and side by side: the server parses, stores and returns each (it compiles a
+   * schema when it first validates an object of the kind).
    */
   List<String> installCrds() {
     List<ClassPathDirectory.File> files = new ArrayList<>();

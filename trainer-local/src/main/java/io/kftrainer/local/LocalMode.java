@@ -146,13 +146,10 @@ public final class LocalMode implements AutoCloseable {
     resources.add(this::stopOperator);
     operator.start();
     List<AutoCloseable> progressWatches = Collections.synchronizedList(new ArrayList<>());
-    CompletableFuture<Void> progressStart = onThreadOfItsOwn("progress-start", () -> {
+    resources.add(() -> closeInReverse(progressWatches));
+    CompletableFuture<Void> progressStart = startBeside("progress-start", () -> {
       startProgress(options, progressWatches);
       return null;
-    });
-    resources.add(() -> {
-      progressStart.handle((value, failure) -> value).join();
-      closeInReverse(progressWatches);
     });
     if (!dispatcher.awaitCallable(webhookConfigurations, READY_TIMEOUT)) {
       throw new IllegalStateException("the webhook configurations " + webhookConfigurations + " did not get a "
@@ -212,13 +209,14 @@ public final class LocalMode implements AutoCloseable {
     LocalExecutor starting = new LocalExecutor(executorClient, new LocalExecutor.Options(options.runDir,
         options.maxPods, options.out).withGpus(options.gpus));
     resources.add(starting);
-    CompletableFuture<LocalExecutor> started = onThreadOfItsOwn("executor-start", starting::start);
-    // closed in reverse order: a failed start of local waits for the executor's start before closing it
-    resources.add(() -> started.handle((value, failure) -> value).join());
-    return started;
+    return startBeside("executor-start", starting::start);
   }
 
-  private static <T> CompletableFuture<T> onThreadOfItsOwn(String name, Supplier<T> task) {
+  /**
+   * Runs {@code task} on a daemon thread named {@code name}. Closing local mode waits for it first (resources close
+   * in reverse order), so what it started is closed only once it has returned or failed.
+   */
+  private <T> CompletableFuture<T> startBeside(String name, Supplier<T> task) {
     CompletableFuture<T> result = new CompletableFuture<>();
     Thread thread = new Thread(() -> {
       try {
@@ -229,6 +227,7 @@ public final class LocalMode implements AutoCloseable {
     }, name);
     thread.setDaemon(true);
     thread.start();
+    resources.add(() -> result.handle((value, failure) -> value).join());
     return result;
   }
 
