@@ -20,7 +20,7 @@ import java.util.function.Consumer;
  * {@link Containment} says (a container is all its descendants) with stdout and stderr in
  * {@code logs/<container>.log}. A container's end, reported in its status, comes only once all its processes are
  * gone, so nothing replaces a pod while the old one's processes live. {@link #kill} ends every container. Restart policy {@code OnFailure} restarts a failed container after a back-off of 1, 2, 4... s
- * (at most 30 s; a node's kubelet starts at 10 s). State is read by the executor's thread, written by this run's
+ * (at most 30 s; a node's kubelet starts at 10 s). State is read by the kubelet's thread, written by this run's
  * threads: every change calls {@code onChange}.
  */
 final class PodRun {
@@ -111,6 +111,8 @@ final class PodRun {
   volatile String lineage;
   /** Set by the kubelet's thread once it has seen the pod finish. */
   boolean finishSeen;
+  /** Set by the kubelet's thread once the API has the pod bound to the node. */
+  boolean bound;
   volatile Instant startTime;
 
   PodRun(Containment containment, LogClock logClock, String podKey, Path logDir, List<String> initNames,

@@ -12,7 +12,7 @@ import java.util.Set;
  * Container ports per group of pods that talk to each other (a JobSet; a lone pod is its own group). The first
  * group to declare a port keeps it; a later group whose port is taken by a live group gets a free port instead,
  * for all its pods, and {@link Rewriter} replaces the port where env and args name it. So two TrainJobs whose
- * masters both listen on 29500 run at once. Used from the executor's thread only.
+ * masters both listen on 29500 run at once. Used from the kubelet's thread only.
  */
 final class PortTable {
 

@@ -9,6 +9,9 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
 import io.kftrainer.api.v1alpha1.TrainJob;
 import io.kftrainer.executor.Gpu;
 import io.kftrainer.executor.LocalExecutor;
@@ -216,6 +219,45 @@ class NodeResourcesTest {
     awaitCondition("no-gpu", "Complete");
 
     assertThat(log(pods("no-gpu", null).get(0))).isEqualTo("cuda=[] nvidia=void\n");
+  }
+
+  @Test
+  void everyVersionOfAPodThatShowsItRunningOrEndedShowsItBound() {
+    List<Pod> seen = new CopyOnWriteArrayList<>();
+    try (Watch watch = client.pods().inNamespace(NS).withLabel("jobset.sigs.k8s.io/jobset-name", "bound")
+        .watch(new Watcher<>() {
+          @Override
+          public void eventReceived(Action action, Pod pod) {
+            seen.add(pod);
+          }
+
+          @Override
+          public void onClose(WatcherException cause) {
+          }
+        })) {
+      apply("""
+          apiVersion: trainer.kubeflow.org/v1alpha1
+          kind: TrainJob
+          metadata: {name: bound}
+          spec:
+            runtimeRef: {kind: TrainingRuntime, name: plain}
+            trainer:
+              numNodes: 2
+              command: [sh, -c, 'exit 0']
+          """);
+
+      awaitCondition("bound", "Complete");
+      await().atMost(TIMEOUT).until(() -> seen.stream().filter(p -> "Succeeded".equals(phase(p)))
+          .map(p -> p.getMetadata().getName()).distinct().count() == 2);
+    }
+
+    assertThat(seen).filteredOn(p -> phase(p) != null && !"Pending".equals(phase(p))).isNotEmpty()
+        .allSatisfy(p -> assertThat(p.getSpec().getNodeName()).as(p.getMetadata().getName() + " " + phase(p))
+            .isEqualTo("local"));
+  }
+
+  private static String phase(Pod pod) {
+    return pod.getStatus() == null ? null : pod.getStatus().getPhase();
   }
 
   @Test
