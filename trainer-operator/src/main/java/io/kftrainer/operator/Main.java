@@ -48,8 +48,7 @@ public final class Main implements Runnable {
 
   /**
    * The command tree: {@code trainer-operator} and every subcommand, plus {@code moreSubcommands} (a distribution's
-   * own), writing to {@code streams}. Subcommands are added before the streams and the error handler are set:
-   * picocli applies those only to the subcommands present at that moment.
+   * own), writing to {@code streams}.
    */
   public static CommandLine commandLine(Streams streams, Object... moreSubcommands) {
     List<Object> subcommands = new ArrayList<>();
@@ -60,7 +59,9 @@ public final class Main implements Runnable {
 
   /**
    * {@code trainer-operator} with exactly these subcommands, writing to {@code streams}: a command line that runs
-   * one known subcommand builds picocli's model of that one only (by reflection, 10 to 60 ms of a start each).
+   * one known subcommand need not build picocli's model of the others (by reflection, 0.08 s of {@code local}'s
+   * start for the four others). Subcommands are added before the streams and the error handler are set: picocli
+   * applies those only to the subcommands present at that moment.
    */
   public static CommandLine tree(Streams streams, List<Object> subcommands) {
     CommandLine commandLine = new CommandLine(new Main());
