@@ -50,12 +50,18 @@ public final class TrainerCli {
 
   private static Map<String, Function<Streams, Object>> subcommands() {
     Map<String, Function<Streams, Object>> subcommands = new LinkedHashMap<>();
-    subcommands.put("run", streams -> new RunCommand());
-    subcommands.put("render", RenderCommand::new);
-    subcommands.put("plugins", streams -> new PluginsCommand());
-    subcommands.put("local", LocalCommand::new);
-    subcommands.put("apiserver", ApiServerCommand::new);
+    add(subcommands, RunCommand.class, streams -> new RunCommand());
+    add(subcommands, RenderCommand.class, RenderCommand::new);
+    add(subcommands, PluginsCommand.class, streams -> new PluginsCommand());
+    add(subcommands, LocalCommand.class, LocalCommand::new);
+    add(subcommands, ApiServerCommand.class, ApiServerCommand::new);
     return Collections.unmodifiableMap(subcommands);
+  }
+
+  /** Adds {@code type}'s factory under the name its {@code @Command} gives, read without building its model. */
+  private static void add(Map<String, Function<Streams, Object>> subcommands, Class<?> type,
+      Function<Streams, Object> factory) {
+    subcommands.put(type.getAnnotation(CommandLine.Command.class).name(), factory);
   }
 
   private static CommandLine named(CommandLine commandLine) {
