@@ -92,6 +92,24 @@ app.kubernetes.io/component: manager
 {{- .Values.manager.config.certManagement.webhookServiceName | default (include "trainer.manager.name" .) }}
 {{- end }}
 
+{{/*
+A webhook's clientConfig for path (list $ path): the webhook Service, or webhook.url followed by path when it is set
+(an API server outside the cluster's network, or an operator run outside the cluster).
+*/}}
+{{- define "trainer.webhook.clientConfig" -}}
+{{- $root := index . 0 -}}
+{{- $path := index . 1 -}}
+{{- if $root.Values.webhook.url -}}
+url: {{ printf "%s%s" (trimSuffix "/" $root.Values.webhook.url) $path | quote }}
+{{- else -}}
+service:
+  name: {{ include "trainer.webhook.service.name" $root }}
+  namespace: {{ $root.Release.Namespace }}
+  path: {{ $path }}
+  port: 443
+{{- end }}
+{{- end }}
+
 {{- define "trainer.webhook.secret.name" -}}
 {{- .Values.manager.config.certManagement.webhookSecretName | default (printf "%s-webhook-cert" (include "trainer.name" .)) }}
 {{- end }}

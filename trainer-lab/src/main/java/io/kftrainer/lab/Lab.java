@@ -285,10 +285,17 @@ public final class Lab implements AutoCloseable {
   private void startKwok(int nodes) throws Exception {
     Path stages = work.resolve("kwok-stages.yaml");
     StringBuilder documents = new StringBuilder();
-    for (String set : List.of("node/fast", "node/heartbeat", "pod/fast", "pod/chaos")) {
+    for (String set : List.of("node/fast", "node/heartbeat", "pod/fast", "pod/chaos", "volume/fast")) {
       try (Stream<Path> files = Files.list(binaries.data().resolve("kwok").resolve(set))) {
         for (Path file : files.sorted().toList()) {
-          documents.append("---\n").append(Files.readString(file)).append('\n');
+          if (file.getFileName().toString().equals("storage-class.yaml")) {
+            // the default StorageClass whose claims kwok's volume stages provision and bind
+            try (InputStream in = Files.newInputStream(file)) {
+              admin.load(in).serverSideApply();
+            }
+          } else {
+            documents.append("---\n").append(Files.readString(file)).append('\n');
+          }
         }
       }
     }

@@ -6,10 +6,13 @@ import io.fabric8.kubernetes.api.model.admissionregistration.v1.WebhookClientCon
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import java.net.URI;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -18,7 +21,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Publishes the webhook CA bundle as the {@code caBundle} of the operator's two webhook configurations,
  * {@value #VALIDATING_CONFIGURATION} and {@value #MUTATING_CONFIGURATION} (the names RBAC grants writes to). Each
- * webhook of a configuration that calls a Service gets the bundle; webhooks that call a URL are left alone.
+ * webhook of a configuration that calls a Service gets the bundle, and each that calls a URL whose host the serving
+ * certificate names (the chart's {@code webhook.url} at the address the operator listens on); a webhook that calls
+ * another host (a proxy with a certificate of its own) is left alone.
  *
  * <p>A configuration is written only when one of its webhooks has a different bundle, with a JSON patch that
  * tests each webhook's name at its index before setting its bundle, so that a concurrent edit of the list fails
@@ -33,9 +38,12 @@ public final class CaBundleInjector {
   private static final Logger LOG = LoggerFactory.getLogger(CaBundleInjector.class);
 
   private final KubernetesClient client;
+  private final Set<String> servedHosts;
 
-  public CaBundleInjector(KubernetesClient client) {
+  /** @param servedHosts the DNS names and IP addresses the serving certificate names */
+  public CaBundleInjector(KubernetesClient client, Collection<String> servedHosts) {
     this.client = Objects.requireNonNull(client, "client");
+    this.servedHosts = Set.copyOf(servedHosts);
   }
 
   /**
@@ -61,7 +69,7 @@ public final class CaBundleInjector {
     }
     List<Webhook> webhooks = configuration.getWebhooks() == null ? List.of()
         : configuration.getWebhooks().stream().map(w -> new Webhook(w.getName(), w.getClientConfig())).toList();
-    return patch(webhooks, bundle, encoded, VALIDATING_CONFIGURATION,
+    return patch(webhooks, servedHosts, bundle, encoded, VALIDATING_CONFIGURATION,
         patch -> resource.patch(PatchContext.of(PatchType.JSON), patch));
   }
 
@@ -74,14 +82,27 @@ public final class CaBundleInjector {
     }
     List<Webhook> webhooks = configuration.getWebhooks() == null ? List.of()
         : configuration.getWebhooks().stream().map(w -> new Webhook(w.getName(), w.getClientConfig())).toList();
-    return patch(webhooks, bundle, encoded, MUTATING_CONFIGURATION,
+    return patch(webhooks, servedHosts, bundle, encoded, MUTATING_CONFIGURATION,
         patch -> resource.patch(PatchContext.of(PatchType.JSON), patch));
   }
 
   private record Webhook(String name, WebhookClientConfig clientConfig) {
 
-    boolean callsService() {
-      return clientConfig != null && clientConfig.getService() != null;
+    /** Whether it calls this operator: its Service, or a URL whose host the certificate names. */
+    boolean callsOperator(Set<String> servedHosts) {
+      if (clientConfig == null) {
+        return false;
+      }
+      if (clientConfig.getService() != null) {
+        return true;
+      }
+      try {
+        String host = clientConfig.getUrl() == null ? null : URI.create(clientConfig.getUrl()).getHost();
+        // an IPv6 literal's host keeps its brackets
+        return host != null && servedHosts.contains(host.replaceAll("^\\[(.*)]$", "$1"));
+      } catch (IllegalArgumentException e) {
+        return false;
+      }
     }
 
     boolean hasBundle(byte[] bundle) {
@@ -97,12 +118,12 @@ public final class CaBundleInjector {
     }
   }
 
-  private static boolean patch(List<Webhook> webhooks, byte[] bundle, String encoded, String configuration,
-      Consumer<String> send) {
+  private static boolean patch(List<Webhook> webhooks, Set<String> servedHosts, byte[] bundle, String encoded,
+      String configuration, Consumer<String> send) {
     ArrayNode operations = JsonNodeFactory.instance.arrayNode();
     for (int i = 0; i < webhooks.size(); i++) {
       Webhook webhook = webhooks.get(i);
-      if (webhook.callsService() && !webhook.hasBundle(bundle)) {
+      if (webhook.callsOperator(servedHosts) && !webhook.hasBundle(bundle)) {
         operations.addObject().put("op", "test").put("path", "/webhooks/" + i + "/name").put("value", webhook.name());
         operations.addObject().put("op", "add").put("path", "/webhooks/" + i + "/clientConfig/caBundle")
             .put("value", encoded);

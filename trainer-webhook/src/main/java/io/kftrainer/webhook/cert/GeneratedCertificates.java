@@ -88,7 +88,7 @@ public final class GeneratedCertificates implements WebhookCertificates {
     this.policy = Objects.requireNonNull(policy, "policy");
     this.checkInterval = Objects.requireNonNull(checkInterval, "checkInterval");
     this.issuer = new CertificateIssuer(clock);
-    this.injector = new CaBundleInjector(client);
+    this.injector = new CaBundleInjector(client, this.dnsNames);
   }
 
   /** The names the API server uses for a Service: {@code <svc>.<ns>.svc} and {@code <svc>.<ns>.svc.cluster.local}. */

@@ -164,7 +164,20 @@ class GeneratedCertificatesTest {
   }
 
   @Test
-  void webhooksThatCallAUrlKeepTheirOwnCaBundle() {
+  void webhooksThatCallAUrlOfAnAddressTheCertificateNamesGetTheBundle() {
+    var validating = WebhookConfigurations.validating(server.client());
+    validating.getWebhooks().get(0).getClientConfig().setService(null);
+    validating.getWebhooks().get(0).getClientConfig().setUrl("https://127.0.0.1:9443/validate");
+    server.client().resource(validating).update();
+
+    new GeneratedCertificates(server.newClient(), NAMESPACE, SECRET, SERVICE, List.of("127.0.0.1"), clock,
+        new RotationPolicy(), Duration.ofHours(1)).reconcile();
+
+    assertThat(WebhookConfigurations.caBundles(server.client())).doesNotContainNull();
+  }
+
+  @Test
+  void webhooksThatCallAUrlOfAnotherHostKeepTheirOwnCaBundle() {
     var validating = WebhookConfigurations.validating(server.client());
     validating.getWebhooks().get(0).getClientConfig().setService(null);
     validating.getWebhooks().get(0).getClientConfig().setUrl("https://example.com/validate");
