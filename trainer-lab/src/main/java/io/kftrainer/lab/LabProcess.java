@@ -63,6 +63,11 @@ final class LabProcess implements AutoCloseable {
     return log;
   }
 
+  /** The guard's process (its children: the component and the watcher). */
+  ProcessHandle guard() {
+    return guard.toHandle();
+  }
+
   boolean isAlive() {
     return guard.isAlive();
   }
