@@ -211,7 +211,7 @@ final class ApiHandler implements HttpHandler {
       }
       String path = rawPath.indexOf('?') < 0 ? rawPath : rawPath.substring(0, rawPath.indexOf('?'));
       if (ServiceAccountTokens.isOidcPath(path)) {
-        return tokens.oidc(path);
+        return tokens.oidc(path, exchange.getRequestHeaders().getFirst("Accept"));
       }
       return discovery.handle(path, exchange.getRequestHeaders().getFirst("Host"),
           exchange.getRequestHeaders().getFirst("Accept"));

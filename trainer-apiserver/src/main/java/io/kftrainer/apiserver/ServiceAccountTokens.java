@@ -120,8 +120,16 @@ final class ServiceAccountTokens {
     return path.equals(DISCOVERY_PATH) || path.equals(JWKS_PATH);
   }
 
-  /** {@code GET} of {@link #DISCOVERY_PATH} or {@link #JWKS_PATH}. */
-  Response oidc(String path) {
+  /**
+   * {@code GET} of {@link #DISCOVERY_PATH} or {@link #JWKS_PATH}. As kube-apiserver (go-restful routes that produce
+   * {@code application/json} and {@code application/jwk-set+json}), a request whose {@code Accept} admits neither
+   * is answered 406: a client asking the key set for {@code application/json} is refused there.
+   */
+  Response oidc(String path, String accept) {
+    String produced = path.equals(DISCOVERY_PATH) ? "application/json" : "application/jwk-set+json";
+    if (!accepts(accept, produced)) {
+      return Response.text(406, "406: Not Acceptable");
+    }
     if (path.equals(DISCOVERY_PATH)) {
       ObjectNode document = NODES.objectNode().put("issuer", ISSUER).put("jwks_uri", ISSUER + JWKS_PATH);
       document.putArray("response_types_supported").add("id_token");
@@ -132,6 +140,21 @@ final class ServiceAccountTokens {
     String keys = new JWKSet(key.toPublicJWK()).toString(true);
     return new Response(200, "application/jwk-set+json", keys.getBytes(java.nio.charset.StandardCharsets.UTF_8),
         new ArrayList<>());
+  }
+
+  /** Whether an {@code Accept} header (absent: anything) admits {@code mediaType}. */
+  static boolean accepts(String accept, String mediaType) {
+    if (accept == null || accept.isBlank()) {
+      return true;
+    }
+    String type = mediaType.substring(0, mediaType.indexOf('/'));
+    for (String range : accept.split(",")) {
+      String media = range.split(";", 2)[0].trim().toLowerCase(java.util.Locale.ROOT);
+      if (media.equals("*/*") || media.equals(mediaType) || media.equals(type + "/*")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** {@code POST .../serviceaccounts/<name>/token}: a TokenRequest answered with a signed token, never stored. */

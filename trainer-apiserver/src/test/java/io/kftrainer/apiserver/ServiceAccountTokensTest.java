@@ -60,6 +60,15 @@ class ServiceAccountTokensTest {
         assertThat(client.serviceAccounts().inNamespace("team").withName("default").get()).isNotNull());
   }
 
+  /** As kube-apiserver (it failed the status server's key fetch there, which asked for application/json). */
+  @Test
+  void theKeySetIsServedAsAJwkSetAndRefusedToAClientAcceptingOnlyJson() {
+    assertThat(http.get("/openid/v1/jwks", "application/json").code()).isEqualTo(406);
+    assertThat(http.get("/openid/v1/jwks", "application/jwk-set+json").code()).isEqualTo(200);
+    assertThat(http.get("/openid/v1/jwks", "application/json, */*").code()).isEqualTo(200);
+    assertThat(http.get("/.well-known/openid-configuration", "application/json").code()).isEqualTo(200);
+  }
+
   @Test
   void aTokenRequestBoundToAPodCarriesKubesClaimsAndVerifiesAgainstTheJwks() throws Exception {
     ServiceAccount account = defaultAccount();

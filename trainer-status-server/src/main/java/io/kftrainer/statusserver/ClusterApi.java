@@ -43,8 +43,9 @@ final class ClusterApi {
     return base + path;
   }
 
-  Answer get(String path) throws IOException {
-    return send(http.newHttpRequestBuilder().uri(url(path)).header("Accept", "application/json").build());
+  /** GET of {@code path}, accepting {@code mediaType} (kube-apiserver answers 406 to another). */
+  Answer get(String path, String mediaType) throws IOException {
+    return send(http.newHttpRequestBuilder().uri(url(path)).header("Accept", mediaType).build());
   }
 
   Answer patch(String path, String contentType, String body) throws IOException {

@@ -43,6 +43,8 @@ public final class JwksTokenAuthenticator implements TokenAuthenticator {
 
   static final String DISCOVERY_PATH = "/.well-known/openid-configuration";
   static final String JWKS_PATH = "/openid/v1/jwks";
+  /** The key set's media type: kube-apiserver answers 406 to {@code Accept: application/json} there. */
+  static final String JWK_SET_MEDIA_TYPE = "application/jwk-set+json";
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String SERVICE_ACCOUNT_PREFIX = "system:serviceaccount:";
 
@@ -78,7 +80,7 @@ public final class JwksTokenAuthenticator implements TokenAuthenticator {
     ClusterApi api = new ClusterApi(client);
     String issuer;
     try {
-      ClusterApi.Answer discovery = api.get(DISCOVERY_PATH);
+      ClusterApi.Answer discovery = api.get(DISCOVERY_PATH, "application/json");
       if (!discovery.isSuccessful()) {
         throw new IllegalStateException("the API server answered " + discovery.code() + " to GET " + DISCOVERY_PATH
             + ": it does not serve ServiceAccount issuer discovery");
@@ -143,11 +145,11 @@ public final class JwksTokenAuthenticator implements TokenAuthenticator {
   /** nimbus fetches the JWKS through this: the operator's client, not a connection of its own. */
   private static ResourceRetriever retriever(ClusterApi api) {
     return (URL url) -> {
-      ClusterApi.Answer answer = api.get(JWKS_PATH);
+      ClusterApi.Answer answer = api.get(JWKS_PATH, JWK_SET_MEDIA_TYPE);
       if (!answer.isSuccessful()) {
         throw new IOException("the API server answered " + answer.code() + " to GET " + JWKS_PATH);
       }
-      return new Resource(answer.body(), "application/json");
+      return new Resource(answer.body(), JWK_SET_MEDIA_TYPE);
     };
   }
 }

@@ -5,7 +5,13 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
+import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kftrainer.api.v1alpha1.TrainJobStatusEndpoint;
 import io.kftrainer.deploy.Deploy;
 import io.kftrainer.deploy.Tools;
 import io.kftrainer.deploy.image.BwrapContainer;
@@ -13,6 +19,7 @@ import io.kftrainer.deploy.image.ImageArchive;
 import io.kftrainer.lab.Lab;
 import io.kftrainer.lab.LabExtension;
 import io.kftrainer.lab.LabPorts;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -20,12 +27,18 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.KeyStore;
+import java.security.cert.Certificate;
+import java.security.cert.CertificateFactory;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -44,7 +57,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * cluster's network), and the operator from the image as the chart's Deployment runs it ({@link OperatorPod}),
  * authenticated as the chart's ServiceAccount with a token from TokenRequest: the chart's RBAC is all it has.
  * Each example TrainJob then runs to {@code Complete} on kwok's nodes; a failing pod fails its TrainJob; a deleted
- * TrainJob's children go with the real garbage collector; an invalid TrainJob is refused through kube-apiserver.
+ * TrainJob's children go with the real garbage collector; an invalid TrainJob is refused through kube-apiserver; a
+ * suspended TrainJob runs nothing until resumed; the status server takes a pod's real token (feature gate
+ * {@code TrainJobStatus} on); metrics answer through real TokenReview and SubjectAccessReview; and the operator's
+ * log shows no request its RBAC refused.
  */
 @ExtendWith(LabExtension.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -63,6 +79,8 @@ class ChartOnKubernetesIT {
   private static KubernetesClient admin;
   private static BwrapContainer operator;
   private static int healthPort;
+  private static int metricsPort;
+  private static int statusPort;
   private static Path work;
 
   /**
@@ -81,6 +99,8 @@ class ChartOnKubernetesIT {
     ImageArchive image = Deploy.unpackedImage(root);
 
     healthPort = LabPorts.free();
+    metricsPort = LabPorts.free();
+    statusPort = LabPorts.free();
     int webhookPort = LabPorts.free();
     Tools.run(List.of(helm, "install", RELEASE, Deploy.chart().toString(), "--kubeconfig",
         lab.adminKubeconfig().toString(), "-n", NAMESPACE, "--create-namespace", "--wait", "--timeout", "3m",
@@ -89,8 +109,10 @@ class ChartOnKubernetesIT {
         "--set", "manager.config.webhook.host=127.0.0.1",
         "--set", "manager.config.webhook.port=" + webhookPort,
         "--set", "manager.config.health.healthProbeBindAddress=127.0.0.1:" + healthPort,
-        "--set", "manager.config.metrics.bindAddress=127.0.0.1:" + LabPorts.free(),
-        "--set", "manager.config.statusServer.port=" + LabPorts.free()), null).success();
+        "--set", "manager.config.metrics.bindAddress=127.0.0.1:" + metricsPort,
+        "--set", "manager.config.metrics.auth.enabled=true",
+        "--set", "manager.config.statusServer.port=" + statusPort,
+        "--set", "manager.config.featureGates.TrainJobStatus=true"), null).success();
 
     long start = System.nanoTime();
     operator = OperatorPod.start(lab, root, image.config(), NAMESPACE, DEPLOYMENT,
@@ -107,6 +129,20 @@ class ChartOnKubernetesIT {
 
     admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(EXAMPLES).endMetadata().build())
         .create();
+    // kube-apiserver reads webhook configurations from an informer: the CA bundle the operator published before it
+    // was ready reaches admission a moment later (a create in that moment fails with "x509: certificate signed by
+    // unknown authority"), as on any cluster right after an install
+    await("kube-apiserver calls the operator's webhooks").atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(200)).until(() -> kubectl("create", "--dry-run=server", "-n", EXAMPLES,
+            "-f", "-").withInput("""
+                apiVersion: trainer.kubeflow.org/v1alpha1
+                kind: TrainJob
+                metadata:
+                  name: admitted
+                spec:
+                  runtimeRef:
+                    name: torch-distributed
+                """).exitCode() == 0);
     // the node pool torch-runtime-patches.yaml pins its pods to, as a platform team labels it
     for (String node : List.of("kwok-node-2", "kwok-node-3")) {
       admin.nodes().withName(node).edit(n -> {
@@ -252,9 +288,103 @@ class ChartOnKubernetesIT {
 
   @Test
   @Order(6)
+  void aSuspendedTrainJobRunsNothingUntilResumedThenCompletes() throws IOException {
+    kubectl("apply", "-n", EXAMPLES, "-f", "-").withInput("""
+        apiVersion: trainer.kubeflow.org/v1alpha1
+        kind: TrainJob
+        metadata:
+          name: progress
+        spec:
+          runtimeRef:
+            name: torch-distributed
+          suspend: true
+          trainer:
+            numNodes: 2
+            command: ["python3", "-c", "print('training')"]
+        """).success();
+    await("progress Suspended").atMost(JOB_TIMEOUT).untilAsserted(() -> assertThat(condition("progress",
+        "Suspended")).hasValueSatisfying(c -> assertThat(c).containsEntry("status", "True")));
+    GenericKubernetesResource jobSet = admin.genericKubernetesResources("jobset.x-k8s.io/v1alpha2", "JobSet")
+        .inNamespace(EXAMPLES).withName("progress").get();
+    assertThat((Boolean) jobSet.get("spec", "suspend")).isTrue();
+    assertThat(admin.pods().inNamespace(EXAMPLES).withLabel("jobset.sigs.k8s.io/jobset-name", "progress").list()
+        .getItems()).isEmpty();
+
+    kubectl("patch", "trainjob", "progress", "-n", EXAMPLES, "--type=merge", "-p", "{\"spec\":{\"suspend\":false}}")
+        .success();
+    await("progress Complete").atMost(JOB_TIMEOUT).untilAsserted(() -> assertThat(condition("progress",
+        "Complete")).hasValueSatisfying(c -> assertThat(c).containsEntry("status", "True")));
+  }
+
+  /**
+   * The status server, as training code reaches it: a token the API server issued (TokenRequest, bound to one of
+   * the TrainJob's pods, with the audience the TrainJobStatus plugin projects), verified against the real issuer,
+   * over TLS with the CA the webhook configurations publish; the update lands in {@code status.trainerStatus}.
+   */
+  @Test
+  @Order(7)
+  void theStatusServerWritesTheTrainerStatusAPodsTokenReports() throws Exception {
+    Pod pod = admin.pods().inNamespace(EXAMPLES).withLabel("jobset.sigs.k8s.io/jobset-name", "progress").list()
+        .getItems().get(0);
+    String token = admin.serviceAccounts().inNamespace(EXAMPLES).withName(pod.getSpec().getServiceAccountName())
+        .tokenRequest(new TokenRequestBuilder().withNewSpec()
+            .withAudiences(TrainJobStatusEndpoint.audience(EXAMPLES, "progress"))
+            .withExpirationSeconds(600L)
+            .withNewBoundObjectRef().withApiVersion("v1").withKind("Pod").withName(pod.getMetadata().getName())
+            .withUid(pod.getMetadata().getUid()).endBoundObjectRef().endSpec().build())
+        .getStatus().getToken();
+    URI status = URI.create("https://127.0.0.1:" + statusPort
+        + "/apis/trainer.kubeflow.org/v1alpha1/namespaces/" + EXAMPLES + "/trainjobs/progress/status");
+    String update = """
+        {"trainerStatus": {"progressPercentage": 40, "estimatedRemainingSeconds": 12,
+          "metrics": [{"name": "loss", "value": "0.031"}], "lastUpdatedTime": "2026-01-23T10:30:45Z"}}""";
+
+    assertThat(post(status, update, null).statusCode()).as("no token").isEqualTo(401);
+    HttpResponse<String> accepted = post(status, update, token);
+    assertThat(accepted.statusCode()).as(accepted.body()).isEqualTo(200);
+    URI other = URI.create(status.toString().replace("/trainjobs/progress/", "/trainjobs/crashing/"));
+    assertThat(post(other, update, token).statusCode()).as("another TrainJob's endpoint").isEqualTo(403);
+
+    GenericKubernetesResource trainJob = admin.genericKubernetesResources("trainer.kubeflow.org/v1alpha1",
+        "TrainJob").inNamespace(EXAMPLES).withName("progress").get();
+    assertThat((Integer) trainJob.get("status", "trainerStatus", "progressPercentage")).isEqualTo(40);
+    List<Map<String, Object>> metrics = trainJob.get("status", "trainerStatus", "metrics");
+    assertThat(metrics).containsExactly(Map.of("name", "loss", "value", "0.031"));
+  }
+
+  /**
+   * Metrics over HTTPS with authentication: a scraper's token checked by a real TokenReview, its right to
+   * {@code get /metrics} by a real SubjectAccessReview, as the chart grants the manager.
+   */
+  @Test
+  @Order(8)
+  void metricsAnswerOnlyATokenAllowedToGetMetrics() throws Exception {
+    admin.serviceAccounts().inNamespace(EXAMPLES).resource(new ServiceAccountBuilder().withNewMetadata()
+        .withName("prometheus").endMetadata().build()).create();
+    admin.serviceAccounts().inNamespace(EXAMPLES).resource(new ServiceAccountBuilder().withNewMetadata()
+        .withName("nosy").endMetadata().build()).create();
+    admin.rbac().clusterRoles().resource(new ClusterRoleBuilder().withNewMetadata().withName("lab-metrics-reader")
+        .endMetadata().addNewRule().withNonResourceURLs("/metrics").withVerbs("get").endRule().build()).create();
+    admin.rbac().clusterRoleBindings().resource(new ClusterRoleBindingBuilder().withNewMetadata()
+        .withName("lab-metrics-reader").endMetadata().withNewRoleRef().withApiGroup("rbac.authorization.k8s.io")
+        .withKind("ClusterRole").withName("lab-metrics-reader").endRoleRef().addNewSubject()
+        .withKind("ServiceAccount").withName("prometheus").withNamespace(EXAMPLES).endSubject().build()).create();
+    URI metrics = URI.create("https://127.0.0.1:" + metricsPort + "/metrics");
+
+    HttpResponse<String> scraped = get(metrics, lab.serviceAccountToken(EXAMPLES, "prometheus", Duration.ofMinutes(10)));
+    assertThat(scraped.statusCode()).isEqualTo(200);
+    assertThat(scraped.body()).contains("controller_runtime_reconcile_total{controller=\"trainjob_controller\"");
+    assertThat(get(metrics, lab.serviceAccountToken(EXAMPLES, "nosy", Duration.ofMinutes(10))).statusCode())
+        .isEqualTo(403);
+    assertThat(get(metrics, null).statusCode()).isEqualTo(401);
+  }
+
+  @Test
+  @Order(9)
   void theChartsRbacAllowedEveryRequestOfTheOperator() throws IOException {
-    assertThat(log().lines().filter(line -> line.contains("forbidden") || line.contains("Forbidden")))
-        .as("requests the chart's RBAC refused").isEmpty();
+    // kube-apiserver's refusal names the user: User "system:serviceaccount:kubeflow-system:..." cannot ...
+    assertThat(log().lines().filter(line -> line.contains("system:serviceaccount:" + NAMESPACE + ":")
+        && line.contains("cannot "))).as("requests the chart's RBAC refused").isEmpty();
   }
 
   private static Optional<Map<String, Object>> condition(String trainJob, String type) {
@@ -294,6 +424,41 @@ class ChartOnKubernetesIT {
     String success() throws IOException {
       return withInput(null).success();
     }
+  }
+
+  private static HttpResponse<String> post(URI uri, String body, String token) throws Exception {
+    HttpRequest.Builder request = HttpRequest.newBuilder(uri).header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(body));
+    if (token != null) {
+      request.header("Authorization", "Bearer " + token);
+    }
+    return operatorClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static HttpResponse<String> get(URI uri, String token) throws Exception {
+    HttpRequest.Builder request = HttpRequest.newBuilder(uri).GET();
+    if (token != null) {
+      request.header("Authorization", "Bearer " + token);
+    }
+    return operatorClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** A client trusting the CA the operator publishes in its webhook configurations (its servers' certificate). */
+  private static HttpClient operatorClient() throws Exception {
+    String caBundle = admin.admissionRegistration().v1().validatingWebhookConfigurations()
+        .withName("validator.trainer.kubeflow.org").get().getWebhooks().get(0).getClientConfig().getCaBundle();
+    KeyStore trusted = KeyStore.getInstance(KeyStore.getDefaultType());
+    trusted.load(null, null);
+    int i = 0;
+    for (Certificate certificate : CertificateFactory.getInstance("X.509").generateCertificates(
+        new ByteArrayInputStream(Base64.getDecoder().decode(caBundle)))) {
+      trusted.setCertificateEntry("ca-" + i++, certificate);
+    }
+    TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+    trust.init(trusted);
+    SSLContext context = SSLContext.getInstance("TLS");
+    context.init(null, trust.getTrustManagers(), null);
+    return HttpClient.newBuilder().sslContext(context).connectTimeout(Duration.ofSeconds(10)).build();
   }
 
   private static String log() throws IOException {
