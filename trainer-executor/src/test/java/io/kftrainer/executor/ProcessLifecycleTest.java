@@ -87,8 +87,9 @@ class ProcessLifecycleTest {
         touch %2$s
         exec -a %4$s-main sleep 300
         """.formatted(lock, started, result, token));
-    await().atMost(TIMEOUT).until(() -> Files.exists(started) && !processes(token + "-main").isEmpty());
-    assertThat(processes(token + "-rank")).isNotEmpty();
+    // the lock is held from before flock's child has exec'd into the rank: the rank is there once /proc names it
+    await().atMost(TIMEOUT).until(() -> Files.exists(started) && !processes(token + "-main").isEmpty()
+        && !processes(token + "-rank").isEmpty());
 
     processes(token + "-main").forEach(ProcessHandle::destroyForcibly); // SIGKILL of the rank's main process
 
