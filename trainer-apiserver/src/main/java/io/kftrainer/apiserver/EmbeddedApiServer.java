@@ -1,5 +1,6 @@
 package io.kftrainer.apiserver;
 
+import com.sun.net.httpserver.Filter;
 import com.sun.net.httpserver.HttpServer;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
@@ -11,6 +12,7 @@ import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.kftrainer.http.EarlyAnswers;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -93,7 +95,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * admin token ({@link #bearerToken()}, random unless {@link Builder#bearerToken} sets it; {@link #config()},
  * {@link #client()} and {@link #writeKubeconfig} carry it) is cluster-admin, and ServiceAccount tokens this server
  * issued get what RBAC bindings grant ({@link RbacAuthorizer}). No token or a wrong one: 401; not allowed: 403.
- * Request bodies over 3 MiB: 413 ({@link RequestBodies}).
+ * Request bodies over 3 MiB: 413 ({@link RequestBodies}). An answer given before the body is read reaches a client
+ * still sending it ({@link EarlyAnswers}).
  *
  * <p>Limits: one version per kind (no conversion), no namespace lifecycle (objects can be created in namespaces that
  * do not exist), built-in kinds are not validated, lists ignore
@@ -112,11 +115,6 @@ public final class EmbeddedApiServer implements AutoCloseable {
     // ~40 ms stall per response on delayed ACKs). An explicit setting is respected.
     if (System.getProperty("sun.net.httpserver.nodelay") == null) {
       System.setProperty("sun.net.httpserver.nodelay", "true");
-    }
-    // A request refused before its body is read (401, 403, 413) must not leave the server reading the body anyway:
-    // with no drain allowance the JDK server closes such a connection once the answer is sent.
-    if (System.getProperty("sun.net.httpserver.drainAmount") == null) {
-      System.setProperty("sun.net.httpserver.drainAmount", "0");
     }
   }
 
@@ -214,8 +212,10 @@ public final class EmbeddedApiServer implements AutoCloseable {
     executor = Executors.newCachedThreadPool(factory);
     AccessControl access = new AccessControl(new Authenticator(bearerToken, loopbackToken, handler.tokens()),
         handler.authorizer());
+    // EarlyAnswers first: every answer, the access filter's refusals included, reaches a client still sending
+    List<Filter> filters = List.of(new EarlyAnswers(), access);
     server.setExecutor(executor);
-    server.createContext("/", handler).getFilters().add(access);
+    server.createContext("/", handler).getFilters().addAll(filters);
     if (https) {
       try {
         loopback = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 1024);
@@ -224,7 +224,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
         throw new UncheckedIOException("cannot listen on the loopback address", e);
       }
       loopback.setExecutor(executor);
-      loopback.createContext("/", handler).getFilters().add(access);
+      loopback.createContext("/", handler).getFilters().addAll(filters);
       loopback.start();
     }
     server.start();

@@ -9,8 +9,8 @@ import java.io.InputStream;
  * Reads request bodies as kube-apiserver does ({@code limitedReadBody}): at most {@value #LIMIT} bytes (3 MiB, its
  * {@code MaxRequestBodyBytes}); a larger body answers 413 {@code RequestEntityTooLarge}. A declared
  * {@code Content-Length} over the limit is refused before a byte is read; a chunked body is read only up to one byte
- * past the limit. The JDK server then drains at most {@code sun.net.httpserver.drainAmount} bytes of what is left
- * and closes the connection, so an oversized body never sits in memory.
+ * past the limit. What is left is read and thrown away after the answer
+ * ({@link io.kftrainer.http.EarlyAnswers}), so an oversized body never sits in memory and the client reads the 413.
  */
 final class RequestBodies {
 

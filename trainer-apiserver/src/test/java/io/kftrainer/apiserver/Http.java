@@ -63,6 +63,10 @@ final class Http {
         .POST(HttpRequest.BodyPublishers.ofString(body)).build());
   }
 
+  Response post(String path, String contentType, HttpRequest.BodyPublisher body) {
+    return send(request(path).header("Content-Type", contentType).POST(body).build());
+  }
+
   private HttpRequest.Builder request(String path) {
     HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(10));
     return token == null ? builder : builder.header("Authorization", "Bearer " + token);
