@@ -13,6 +13,7 @@ import com.sun.net.httpserver.HttpsServer;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kftrainer.api.v1alpha1.TrainerStatus;
 import io.kftrainer.api.v1alpha1.UpdateTrainJobStatusRequest;
+import io.kftrainer.http.EarlyAnswers;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -130,7 +131,8 @@ public final class StatusServer implements AutoCloseable {
         parameters.setSSLParameters(ssl);
       }
     });
-    https.createContext("/", this::serve);
+    // a 404, 405 or 413 is answered before the body is read: EarlyAnswers makes it reach the training code
+    https.createContext("/", this::serve).getFilters().add(new EarlyAnswers());
     executor = executor();
     https.setExecutor(executor);
     https.start();
@@ -263,7 +265,8 @@ public final class StatusServer implements AutoCloseable {
 
   /**
    * The body, or null if it is longer than {@link #MAX_BODY_BYTES}: refused on its Content-Length before a byte is
-   * read, else (chunked) once the limit is passed. The connection is then closed, as the rest is not read.
+   * read, else (chunked) once the limit is passed. What is left is thrown away after the answer ({@link EarlyAnswers}),
+   * and the connection closed.
    */
   private static byte[] readBounded(HttpExchange exchange) throws IOException {
     String length = exchange.getRequestHeaders().getFirst("Content-Length");

@@ -18,6 +18,7 @@ import io.kftrainer.api.v1alpha1.TrainJobSpec;
 import io.kftrainer.api.v1alpha1.TrainerStatus;
 import io.kftrainer.apiserver.EmbeddedApiServer;
 import java.io.BufferedReader;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
@@ -35,6 +36,8 @@ import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The status server against the embedded API server: real ServiceAccount tokens (TokenRequest), verified with the
@@ -251,6 +254,34 @@ class StatusServerTest {
       assertThat(status.path("code").asInt()).isEqualTo(413);
     }
     assertThat(trainerStatus("team", "a")).isNull();
+  }
+
+  @ParameterizedTest(name = "{0} bytes, chunked: {1}")
+  @CsvSource({"1048576, false", "1048576, true", "16777216, false", "16777216, true"})
+  void a413ReachesAClientStillSendingItsBody(int size, boolean chunked) throws Exception {
+    HttpResponse<String> response = send(HttpRequest.newBuilder(uri(path("team", "a")))
+        .header("Content-Type", "application/json").header("Authorization", "Bearer " + token("team", "a"))
+        .POST(body(size, chunked)).build());
+
+    assertStatus(response, 413, "RequestEntityTooLarge", "Payload too large");
+  }
+
+  @Test
+  void a404And405ReachAClientStillSendingItsBody() throws Exception {
+    HttpResponse<String> unknown = send(HttpRequest.newBuilder(uri("/apis/trainer.kubeflow.org/v1alpha1/namespaces/"
+        + "team/trainjobs/a")).POST(body(1 << 20, false)).build());
+    HttpResponse<String> put = send(HttpRequest.newBuilder(uri(path("team", "a"))).PUT(body(1 << 20, false))
+        .build());
+
+    assertStatus(unknown, 404, "NotFound", "Not found");
+    assertStatus(put, 405, "MethodNotAllowed", "Method not allowed: only POST");
+  }
+
+  /** {@code size} bytes, streamed, with their Content-Length or chunked. */
+  private static HttpRequest.BodyPublisher body(int size, boolean chunked) {
+    HttpRequest.BodyPublisher body = HttpRequest.BodyPublishers.ofInputStream(() ->
+        new ByteArrayInputStream(new byte[size]));
+    return chunked ? body : HttpRequest.BodyPublishers.fromPublisher(body, size);
   }
 
   @Test

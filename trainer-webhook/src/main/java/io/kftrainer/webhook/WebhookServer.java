@@ -3,6 +3,7 @@ package io.kftrainer.webhook;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpsServer;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.kftrainer.http.EarlyAnswers;
 import io.kftrainer.webhook.cert.WebhookCertificates;
 import java.io.IOException;
 import java.io.InputStream;
@@ -119,7 +120,9 @@ public final class WebhookServer {
     SSLContext tls = certificates.keyManager().serverContext();
     HttpsServer https = HttpsServer.create(address, 0);
     https.setHttpsConfigurator(tlsOptions.httpsConfigurator(tls));
-    handlers.forEach((path, handler) -> https.createContext(path, exchange -> serve(exchange, handler)));
+    // a 405, 415 or 413 is answered before the body is read: EarlyAnswers makes it reach the API server
+    handlers.forEach((path, handler) -> https.createContext(path, exchange -> serve(exchange, handler)).getFilters()
+        .add(new EarlyAnswers()));
     executor = executor();
     https.setExecutor(executor);
     https.start();

@@ -229,6 +229,23 @@ class WebhookServerTest {
     assertThat(response.statusCode()).isEqualTo(status);
   }
 
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', value = {
+      "a body that is not JSON | 1048576 | text/plain | 415 | the body must be application/json",
+      "a body above the limit | 16777216 | application/json | 413 | the body exceeds 7340032 bytes"})
+  void aRefusalReachesAClientStillSendingItsBody(String name, int size, String contentType, int status,
+      String message) throws Exception {
+    HttpRequest request = HttpRequest.newBuilder(uri(WebhookPaths.VALIDATE_TRAINJOB)).header("Content-Type",
+        contentType).POST(HttpRequest.BodyPublishers.fromPublisher(HttpRequest.BodyPublishers.ofInputStream(() ->
+            new java.io.ByteArrayInputStream(new byte[size])), size)).build();
+
+    HttpResponse<String> response = client(publishedCaBundle(), SERVICE_HOST).send(request,
+        HttpResponse.BodyHandlers.ofString());
+
+    assertThat(response.statusCode()).isEqualTo(status);
+    assertThat(response.body()).isEqualTo(message + "\n");
+  }
+
   @Test
   void aBodyAboveTheLimitIsRefusedBeforeItIsRead() throws Exception {
     SSLContext tls = CaBundleTrust.sslContext(base64(publishedCaBundle()), SERVICE_HOST);
