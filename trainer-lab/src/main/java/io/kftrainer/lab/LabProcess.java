@@ -12,8 +12,9 @@ import java.util.concurrent.TimeUnit;
  * One component of the lab (etcd, kube-apiserver, ...) as a process whose output goes to a log file, and which
  * never outlives the JVM that started it, even when that JVM is killed: it is started by a small {@code sh} guard
  * that reads its standard input, which only this JVM holds open. When the JVM closes it ({@link #close()}) or dies,
- * the guard's watcher reads end-of-file and stops the component (SIGTERM, then SIGKILL after a grace period). The JDK offers
- * no parent-death signal, and {@code setpriv --pdeathsig} ties the child to the starting thread, not the process.
+ * the guard's watcher reads end-of-file and stops the component (SIGTERM, then SIGKILL after a grace period). The
+ * JDK offers no parent-death signal, and {@code setpriv --pdeathsig} ties the child to the starting thread, not the
+ * process.
  */
 final class LabProcess implements AutoCloseable {
 

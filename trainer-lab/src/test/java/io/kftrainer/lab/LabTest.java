@@ -34,6 +34,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class LabTest {
 
   private static final Duration TIMEOUT = Duration.ofSeconds(90);
+  /** A listening address of ss on loopback: 127.0.0.1, ::1 or IPv4-mapped 127.0.0.1. */
+  private static final String LOOPBACK = "(127\\.0\\.0\\.1|\\[::1\\]|\\[::ffff:127\\.0\\.0\\.1\\]):\\d+";
   private static Lab lab;
   private static KubernetesClient admin;
 
@@ -115,6 +117,6 @@ class LabTest {
         .filter(line -> lab.stream().anyMatch(pid -> line.contains("pid=" + pid + ",")))
         .toList();
     assertThat(sockets).as("listening sockets of the lab's processes").isNotEmpty()
-        .allSatisfy(line -> assertThat(line.split("\\s+")[4]).matches("(127\\.0\\.0\\.1|\\[::1\\]|\\[::ffff:127\\.0\\.0\\.1\\]):\\d+"));
+        .allSatisfy(line -> assertThat(line.split("\\s+")[4]).matches(LOOPBACK));
   }
 }

@@ -371,9 +371,11 @@ class ChartOnKubernetesIT {
         .withKind("ServiceAccount").withName("prometheus").withNamespace(EXAMPLES).endSubject().build()).create();
     URI metrics = URI.create("https://127.0.0.1:" + metricsPort + "/metrics");
 
-    HttpResponse<String> scraped = get(metrics, lab.serviceAccountToken(EXAMPLES, "prometheus", Duration.ofMinutes(10)));
+    HttpResponse<String> scraped = get(metrics,
+        lab.serviceAccountToken(EXAMPLES, "prometheus", Duration.ofMinutes(10)));
     assertThat(scraped.statusCode()).isEqualTo(200);
-    assertThat(scraped.body()).contains("controller_runtime_reconcile_total{controller=\"trainjob_controller\"");
+    assertThat(scraped.body())
+        .contains("controller_runtime_reconcile_total{controller=\"trainjob\",result=\"success\"}");
     assertThat(get(metrics, lab.serviceAccountToken(EXAMPLES, "nosy", Duration.ofMinutes(10))).statusCode())
         .isEqualTo(403);
     assertThat(get(metrics, null).statusCode()).isEqualTo(401);
