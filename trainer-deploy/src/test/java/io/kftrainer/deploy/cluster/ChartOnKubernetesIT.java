@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -81,7 +82,10 @@ class ChartOnKubernetesIT {
   private static int healthPort;
   private static int metricsPort;
   private static int statusPort;
+  private static int webhookPort;
+  private static BwrapContainer secondReplica;
   private static Path work;
+  private static ImageArchive image;
 
   /**
    * {@code --wait}: the runtimes are post-install hooks of the CRDs' release, which helm can only build once
@@ -96,12 +100,12 @@ class ChartOnKubernetesIT {
     Assumptions.assumeTrue(BwrapContainer.available(), BwrapContainer.unavailableReason());
     work = Deploy.workDir("chart-on-kubernetes");
     Path root = work.resolve("rootfs");
-    ImageArchive image = Deploy.unpackedImage(root);
+    image = Deploy.unpackedImage(root);
 
     healthPort = LabPorts.free();
     metricsPort = LabPorts.free();
     statusPort = LabPorts.free();
-    int webhookPort = LabPorts.free();
+    webhookPort = LabPorts.free();
     Tools.run(List.of(helm, "install", RELEASE, Deploy.chart().toString(), "--kubeconfig",
         lab.adminKubeconfig().toString(), "-n", NAMESPACE, "--create-namespace", "--wait", "--timeout", "3m",
         "--set", "runtimes.defaultEnabled=true",
@@ -156,6 +160,9 @@ class ChartOnKubernetesIT {
   static void stop() throws Exception {
     if (operator != null) {
       operator.close();
+    }
+    if (secondReplica != null) {
+      secondReplica.close();
     }
   }
 
@@ -387,6 +394,47 @@ class ChartOnKubernetesIT {
     // kube-apiserver's refusal names the user: User "system:serviceaccount:kubeflow-system:..." cannot ...
     assertThat(log().lines().filter(line -> line.contains("system:serviceaccount:" + NAMESPACE + ":")
         && line.contains("cannot "))).as("requests the chart's RBAC refused").isEmpty();
+  }
+
+  /**
+   * Two replicas on a real Lease: the leader stopped as a kubelet stops a pod (SIGTERM), the other holds the Lease
+   * within the time printed. The second replica's ports differ from the first's (they share the host's network).
+   */
+  @Test
+  @Order(10)
+  void aSecondReplicaTakesTheLeaseWhenTheLeaderStops() throws Exception {
+    int secondHealth = LabPorts.free();
+    Map<Integer, Integer> ports = Map.of(healthPort, secondHealth, metricsPort, LabPorts.free(),
+        webhookPort, LabPorts.free(), statusPort, LabPorts.free());
+    secondReplica = OperatorPod.start(lab, work.resolve("rootfs"), image.config(), NAMESPACE, DEPLOYMENT, "kubeflow-trainer-controller-manager-6b7f9-lab02", work, text -> {
+          String remapped = text;
+          for (Map.Entry<Integer, Integer> port : ports.entrySet()) {
+            remapped = remapped.replaceAll("\\b" + port.getKey() + "\\b", Integer.toString(port.getValue()));
+          }
+          return remapped;
+        });
+    HttpClient http = HttpClient.newHttpClient();
+    await("the second replica's /healthz").atMost(READY_TIMEOUT).pollInterval(Duration.ofMillis(200))
+        .ignoreExceptions().until(() -> http.send(HttpRequest.newBuilder(
+            URI.create("http://127.0.0.1:" + secondHealth + "/healthz")).build(),
+            HttpResponse.BodyHandlers.discarding()).statusCode() == 200);
+    assertThat(leaseHolder()).startsWith("kubeflow-trainer-controller-manager-6b7f9-lab01_");
+
+    long stopped = System.nanoTime();
+    operator.terminate();
+    await("the second replica holds the Lease").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50))
+        .until(() -> leaseHolder().startsWith("kubeflow-trainer-controller-manager-6b7f9-lab02_"));
+    double takeover = (System.nanoTime() - stopped) / 1e9;
+    System.out.printf("Leader takeover on a real Lease after SIGTERM: %.2f s%n", takeover);
+    assertThat(operator.awaitExit(Duration.ofSeconds(30))).as("the stopped leader's exit code").contains(0);
+    await("the second replica leads").atMost(Duration.ofSeconds(30))
+        .until(() -> Files.readString(secondReplica.log()).contains("lab02_") && Files.readString(secondReplica.log())
+            .contains("became the leader"));
+  }
+
+  private static String leaseHolder() {
+    Lease lease = admin.leases().inNamespace(NAMESPACE).withName("trainer.kubeflow.org").get();
+    return lease == null || lease.getSpec().getHolderIdentity() == null ? "" : lease.getSpec().getHolderIdentity();
   }
 
   private static Optional<Map<String, Object>> condition(String trainJob, String type) {

@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
 /**
@@ -42,6 +43,16 @@ final class OperatorPod {
   /** Starts pod {@code podName} of Deployment {@code namespace/name} from the image unpacked at {@code root}. */
   static BwrapContainer start(Lab lab, Path root, ImageConfig image, String namespace, String name, String podName,
       Path work) throws IOException {
+    return start(lab, root, image, namespace, name, podName, work, UnaryOperator.identity());
+  }
+
+  /**
+   * As {@link #start(Lab, Path, ImageConfig, String, String, String, Path)}, each file of its configMap volumes
+   * passed through {@code files}: a second replica's ports, which on the host's network must differ from the
+   * first's (in a cluster each pod has a network of its own).
+   */
+  static BwrapContainer start(Lab lab, Path root, ImageConfig image, String namespace, String name, String podName,
+      Path work, UnaryOperator<String> files) throws IOException {
     KubernetesClient admin = lab.admin();
     Deployment deployment = admin.apps().deployments().inNamespace(namespace).withName(name).require();
     PodSpec pod = deployment.getSpec().getTemplate().getSpec();
@@ -56,28 +67,29 @@ final class OperatorPod {
         builder.emptyDir(mount.getMountPath());
         continue;
       }
-      Map<String, String> files;
+      Map<String, String> contents;
       if (volume.getConfigMap() != null) {
         ConfigMap configMap = admin.configMaps().inNamespace(namespace).withName(volume.getConfigMap().getName())
             .require();
-        files = configMap.getData() != null ? configMap.getData() : Map.of();
+        contents = configMap.getData() == null ? Map.of() : configMap.getData().entrySet().stream()
+            .collect(Collectors.toMap(Map.Entry::getKey, e -> files.apply(e.getValue())));
       } else if (volume.getSecret() != null) {
         Secret secret = admin.secrets().inNamespace(namespace).withName(volume.getSecret().getSecretName()).require();
-        files = secret.getData() == null ? Map.of() : secret.getData().entrySet().stream().collect(Collectors.toMap(
+        contents = secret.getData() == null ? Map.of() : secret.getData().entrySet().stream().collect(Collectors.toMap(
             Map.Entry::getKey, e -> new String(Base64.getDecoder().decode(e.getValue()), StandardCharsets.UTF_8)));
       } else {
         throw new IllegalArgumentException("volume " + mount.getName() + " of " + name + ": only configMap, secret "
             + "and emptyDir volumes are emulated");
       }
-      Path dir = Files.createDirectories(work.resolve("volumes").resolve(mount.getName()));
-      for (Map.Entry<String, String> file : files.entrySet()) {
+      Path dir = Files.createDirectories(work.resolve(podName).resolve("volumes").resolve(mount.getName()));
+      for (Map.Entry<String, String> file : contents.entrySet()) {
         Files.writeString(dir.resolve(file.getKey()), file.getValue());
       }
       String subPath = mount.getSubPath();
       builder.readOnly(subPath == null || subPath.isEmpty() ? dir : dir.resolve(subPath), mount.getMountPath());
     }
 
-    Path serviceAccount = Files.createDirectories(work.resolve("volumes/kube-api-access"));
+    Path serviceAccount = Files.createDirectories(work.resolve(podName).resolve("volumes/kube-api-access"));
     Files.writeString(serviceAccount.resolve("token"), lab.serviceAccountToken(namespace,
         pod.getServiceAccountName(), Duration.ofHours(2)));
     Files.writeString(serviceAccount.resolve("ca.crt"), lab.caPem());
