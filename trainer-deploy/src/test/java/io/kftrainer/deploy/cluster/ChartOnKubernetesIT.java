@@ -3,9 +3,12 @@ package io.kftrainer.deploy.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
@@ -75,6 +78,10 @@ class ChartOnKubernetesIT {
   private static final Duration JOB_TIMEOUT = Duration.ofMinutes(2);
   /** Examples whose pods cannot be scheduled here: the runtime asks for the scheduler-plugins scheduler. */
   private static final List<String> NOT_SCHEDULED = List.of("torch-coscheduling.yaml");
+  /** The PodGroup CRDs of scheduler-plugins and Volcano, as the gang-scheduling plugins ship them. */
+  private static final List<String> POD_GROUP_CRDS = List.of(
+      "trainer-plugins-coscheduling/src/main/resources/META-INF/trainer/crds/scheduling.x-k8s.io_podgroups.yaml",
+      "trainer-plugins-volcano/src/main/resources/META-INF/trainer/crds/scheduling.volcano.sh_podgroups.yaml");
 
   private static Lab lab;
   private static KubernetesClient admin;
@@ -117,6 +124,17 @@ class ChartOnKubernetesIT {
         "--set", "manager.config.metrics.auth.enabled=true",
         "--set", "manager.config.statusServer.port=" + statusPort,
         "--set", "manager.config.featureGates.TrainJobStatus=true"), null).success();
+
+    // the schedulers' PodGroup CRDs, before the operator starts (it watches the PodGroup kinds that are served)
+    for (String crd : POD_GROUP_CRDS) {
+      try (var in = Files.newInputStream(Deploy.projectDir().resolve(crd))) {
+        admin.load(in).serverSideApply();
+      }
+    }
+    await("the PodGroup CRDs served").atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() ->
+        admin.genericKubernetesResources("scheduling.x-k8s.io/v1alpha1", "PodGroup").inAnyNamespace().list() != null
+            && admin.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup").inAnyNamespace().list()
+            != null);
 
     long start = System.nanoTime();
     operator = OperatorPod.start(lab, root, image.config(), NAMESPACE, DEPLOYMENT,
@@ -204,6 +222,183 @@ class ChartOnKubernetesIT {
         .inNamespace(EXAMPLES).withName(name).get();
     assertThat(jobSet.getMetadata().getOwnerReferences()).singleElement()
         .satisfies(owner -> assertThat(owner.getKind() + "/" + owner.getName()).isEqualTo("TrainJob/" + name));
+  }
+
+  @Test
+  @Order(3)
+  void theMpiExampleGetsItsSshSecretAndHostfileOwnedByItsTrainJob() {
+    String name = "deepspeed-gpu";
+    Secret ssh = admin.secrets().inNamespace(EXAMPLES).withName(name + "-mpi-ssh-auth").get();
+    assertThat(ssh).as("the SSH Secret").isNotNull();
+    assertThat(ssh.getType()).isEqualTo("kubernetes.io/ssh-auth");
+    assertThat(ssh.getData()).containsKey("ssh-privatekey");
+    ConfigMap hostfile = admin.configMaps().inNamespace(EXAMPLES).withName(name + "-mpi-hostfile").get();
+    assertThat(hostfile).as("the hostfile").isNotNull();
+    assertThat(hostfile.getData().get("hostfile")).contains(name + "-node-0-0." + name + " slots=8");
+    for (HasMetadata child : List.of(ssh, hostfile)) {
+      assertThat(child.getMetadata().getOwnerReferences()).singleElement()
+          .satisfies(owner -> assertThat(owner.getKind() + "/" + owner.getName()).isEqualTo("TrainJob/" + name));
+    }
+  }
+
+  /**
+   * Gang scheduling, as far as a cluster without the schedulers goes: the PodGroup is created from the runtime's
+   * {@code podGroupPolicy} (scheduler-plugins' and Volcano's), and the pods wait for their scheduler.
+   */
+  @Test
+  @Order(3)
+  void gangSchedulingRuntimesGetTheirPodGroups() throws IOException {
+    kubectl("apply", "-n", EXAMPLES, "-f", Deploy.projectDir().resolve("examples/torch-coscheduling.yaml").toString())
+        .success();
+    kubectl("apply", "-n", EXAMPLES, "-f", "-").withInput("""
+        apiVersion: trainer.kubeflow.org/v1alpha1
+        kind: TrainingRuntime
+        metadata:
+          name: torch-volcano
+        spec:
+          mlPolicy:
+            numNodes: 2
+            torch: {}
+          podGroupPolicy:
+            volcano: {}
+          template:
+            spec:
+              replicatedJobs:
+                - name: node
+                  template:
+                    metadata:
+                      labels:
+                        trainer.kubeflow.org/trainjob-ancestor-step: trainer
+                    spec:
+                      template:
+                        spec:
+                          containers:
+                            - name: node
+                              image: pytorch/pytorch:2.13.0-cuda13.0-cudnn9-runtime
+        ---
+        apiVersion: trainer.kubeflow.org/v1alpha1
+        kind: TrainJob
+        metadata:
+          name: torch-volcano
+        spec:
+          runtimeRef:
+            kind: TrainingRuntime
+            name: torch-volcano
+          trainer:
+            command: ["python3", "-c", "print('gang')"]
+        """).success();
+
+    await("both PodGroups").atMost(JOB_TIMEOUT).untilAsserted(() -> {
+      GenericKubernetesResource coscheduling = admin.genericKubernetesResources("scheduling.x-k8s.io/v1alpha1",
+          "PodGroup").inNamespace(EXAMPLES).withName("torch-gang").get();
+      assertThat(coscheduling).as("scheduler-plugins' PodGroup").isNotNull();
+      assertThat((Integer) coscheduling.get("spec", "minMember")).isEqualTo(3);
+      GenericKubernetesResource volcano = admin.genericKubernetesResources("scheduling.volcano.sh/v1beta1",
+          "PodGroup").inNamespace(EXAMPLES).withName("torch-volcano").get();
+      assertThat(volcano).as("Volcano's PodGroup").isNotNull();
+      assertThat((Integer) volcano.get("spec", "minMember")).isEqualTo(2);
+    });
+    await("the gang's pods created").atMost(JOB_TIMEOUT).untilAsserted(() ->
+        assertThat(admin.pods().inNamespace(EXAMPLES).withLabel("jobset.sigs.k8s.io/jobset-name", "torch-gang")
+            .list().getItems()).hasSize(3).allSatisfy(pod -> {
+              assertThat(pod.getSpec().getSchedulerName()).isEqualTo("scheduler-plugins-scheduler");
+              assertThat(pod.getMetadata().getLabels()).containsEntry("scheduling.x-k8s.io/pod-group", "torch-gang");
+              assertThat(pod.getSpec().getNodeName()).as("no scheduler of that name runs here").isNull();
+            }));
+  }
+
+  /** A TrainJob whose pods cannot start (no node has the label it asks for) fails at its deadline. */
+  @Test
+  @Order(3)
+  void aTrainJobPastItsActiveDeadlineFails() throws IOException {
+    kubectl("apply", "-n", EXAMPLES, "-f", "-").withInput("""
+        apiVersion: trainer.kubeflow.org/v1alpha1
+        kind: TrainJob
+        metadata:
+          name: deadline
+        spec:
+          runtimeRef:
+            name: torch-distributed
+          activeDeadlineSeconds: 5
+          trainer:
+            command: ["python3", "-c", "print('never scheduled')"]
+          runtimePatches:
+            - manager: lab.kftrainer.io/unschedulable
+              trainingRuntimeSpec:
+                template:
+                  spec:
+                    replicatedJobs:
+                      - name: node
+                        template:
+                          spec:
+                            template:
+                              spec:
+                                nodeSelector:
+                                  example.com/node-pool: no-such-pool
+        """).success();
+    await("deadline Failed").atMost(JOB_TIMEOUT).untilAsserted(() -> assertThat(condition("deadline", "Failed"))
+        .hasValueSatisfying(c -> assertThat(c).containsEntry("status", "True")
+            .containsEntry("reason", "DeadlineExceeded")));
+  }
+
+  /** The runtime a TrainJob was admitted with holds, whatever happens to the runtime later. */
+  @Test
+  @Order(3)
+  void aRuntimeChangedAfterItsTrainJobStartedDoesNotChangeTheTrainJob() throws IOException {
+    String runtime = """
+        apiVersion: trainer.kubeflow.org/v1alpha1
+        kind: TrainingRuntime
+        metadata:
+          name: torch-changing
+        spec:
+          mlPolicy:
+            numNodes: 1
+            torch: {}
+          template:
+            spec:
+              replicatedJobs:
+                - name: node
+                  template:
+                    metadata:
+                      labels:
+                        trainer.kubeflow.org/trainjob-ancestor-step: trainer
+                    spec:
+                      template:
+                        spec:
+                          containers:
+                            - name: node
+                              image: IMAGE
+        """;
+    kubectl("apply", "-n", EXAMPLES, "-f", "-").withInput(runtime.replace("IMAGE", "example.com/train:v1") + """
+        ---
+        apiVersion: trainer.kubeflow.org/v1alpha1
+        kind: TrainJob
+        metadata:
+          name: snapshot
+        spec:
+          runtimeRef:
+            kind: TrainingRuntime
+            name: torch-changing
+          suspend: true
+          trainer:
+            command: ["python3", "-c", "print('v1')"]
+        """).success();
+    await("snapshot's JobSet").atMost(JOB_TIMEOUT).until(() -> jobSetImage("snapshot").isPresent());
+
+    kubectl("apply", "-n", EXAMPLES, "-f", "-").withInput(runtime.replace("IMAGE", "example.com/train:v2"))
+        .success();
+    kubectl("patch", "trainjob", "snapshot", "-n", EXAMPLES, "--type=merge", "-p", "{\"spec\":{\"suspend\":false}}")
+        .success();
+    await("snapshot Complete").atMost(JOB_TIMEOUT).untilAsserted(() -> assertThat(condition("snapshot",
+        "Complete")).hasValueSatisfying(c -> assertThat(c).containsEntry("status", "True")));
+    assertThat(jobSetImage("snapshot")).contains("example.com/train:v1");
+  }
+
+  private static Optional<String> jobSetImage(String name) {
+    GenericKubernetesResource jobSet = admin.genericKubernetesResources("jobset.x-k8s.io/v1alpha2", "JobSet")
+        .inNamespace(EXAMPLES).withName(name).get();
+    return jobSet == null ? Optional.empty() : Optional.ofNullable(jobSet.get("spec", "replicatedJobs", 0, "template",
+        "spec", "template", "spec", "containers", 0, "image"));
   }
 
   /**
