@@ -2,23 +2,17 @@ package io.kftrainer.http;
 
 import com.sun.net.httpserver.Filter;
 import com.sun.net.httpserver.Headers;
-import com.sun.net.httpserver.HttpContext;
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpPrincipal;
-import com.sun.net.httpserver.HttpsExchange;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.net.URI;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import javax.net.ssl.SSLSession;
 
 /**
  * Makes an answer given before the request body was read reach the client, as Go's HTTP server (kube-apiserver's,
@@ -67,8 +61,8 @@ public final class EarlyAnswers extends Filter {
 
   @Override
   public void doFilter(HttpExchange exchange, Chain chain) throws IOException {
-    Exchange lingering = new Exchange(exchange, new Body(exchange, drainBytes, drainTimeout));
-    chain.doFilter(exchange instanceof HttpsExchange tls ? new TlsExchange(tls, lingering) : lingering);
+    chain.doFilter(ForwardingExchange.handOn(exchange,
+        new Exchange(exchange, new Body(exchange, drainBytes, drainTimeout))));
   }
 
   /** The request body as read by the handlers: its reads are counted, and closing it leaves the rest readable. */
@@ -222,8 +216,7 @@ public final class EarlyAnswers extends Filter {
     }
   }
 
-  private static class Exchange extends HttpExchange {
-    final HttpExchange delegate;
+  private static final class Exchange extends ForwardingExchange {
     final Body body;
     private final Answer answer;
     private InputStream in;
@@ -231,7 +224,7 @@ public final class EarlyAnswers extends Filter {
     boolean answered;
 
     Exchange(HttpExchange delegate, Body body) {
-      this.delegate = delegate;
+      super(delegate);
       this.body = body;
       this.answer = new Answer(this);
       this.in = body;
@@ -286,167 +279,6 @@ public final class EarlyAnswers extends Filter {
         }
         delegate.close();
       }
-    }
-
-    @Override
-    public Headers getRequestHeaders() {
-      return delegate.getRequestHeaders();
-    }
-
-    @Override
-    public Headers getResponseHeaders() {
-      return delegate.getResponseHeaders();
-    }
-
-    @Override
-    public URI getRequestURI() {
-      return delegate.getRequestURI();
-    }
-
-    @Override
-    public String getRequestMethod() {
-      return delegate.getRequestMethod();
-    }
-
-    @Override
-    public HttpContext getHttpContext() {
-      return delegate.getHttpContext();
-    }
-
-    @Override
-    public InetSocketAddress getRemoteAddress() {
-      return delegate.getRemoteAddress();
-    }
-
-    @Override
-    public int getResponseCode() {
-      return delegate.getResponseCode();
-    }
-
-    @Override
-    public InetSocketAddress getLocalAddress() {
-      return delegate.getLocalAddress();
-    }
-
-    @Override
-    public String getProtocol() {
-      return delegate.getProtocol();
-    }
-
-    @Override
-    public Object getAttribute(String name) {
-      return delegate.getAttribute(name);
-    }
-
-    @Override
-    public void setAttribute(String name, Object value) {
-      delegate.setAttribute(name, value);
-    }
-
-    @Override
-    public HttpPrincipal getPrincipal() {
-      return delegate.getPrincipal();
-    }
-  }
-
-  /** The same over TLS, where a handler may ask for the session. */
-  private static final class TlsExchange extends HttpsExchange {
-    private final HttpsExchange tls;
-    private final Exchange exchange;
-
-    TlsExchange(HttpsExchange tls, Exchange exchange) {
-      this.tls = tls;
-      this.exchange = exchange;
-    }
-
-    @Override
-    public SSLSession getSSLSession() {
-      return tls.getSSLSession();
-    }
-
-    @Override
-    public void sendResponseHeaders(int code, long length) throws IOException {
-      exchange.sendResponseHeaders(code, length);
-    }
-
-    @Override
-    public InputStream getRequestBody() {
-      return exchange.getRequestBody();
-    }
-
-    @Override
-    public OutputStream getResponseBody() {
-      return exchange.getResponseBody();
-    }
-
-    @Override
-    public void setStreams(InputStream in, OutputStream out) {
-      exchange.setStreams(in, out);
-    }
-
-    @Override
-    public void close() {
-      exchange.close();
-    }
-
-    @Override
-    public Headers getRequestHeaders() {
-      return tls.getRequestHeaders();
-    }
-
-    @Override
-    public Headers getResponseHeaders() {
-      return tls.getResponseHeaders();
-    }
-
-    @Override
-    public URI getRequestURI() {
-      return tls.getRequestURI();
-    }
-
-    @Override
-    public String getRequestMethod() {
-      return tls.getRequestMethod();
-    }
-
-    @Override
-    public HttpContext getHttpContext() {
-      return tls.getHttpContext();
-    }
-
-    @Override
-    public InetSocketAddress getRemoteAddress() {
-      return tls.getRemoteAddress();
-    }
-
-    @Override
-    public int getResponseCode() {
-      return tls.getResponseCode();
-    }
-
-    @Override
-    public InetSocketAddress getLocalAddress() {
-      return tls.getLocalAddress();
-    }
-
-    @Override
-    public String getProtocol() {
-      return tls.getProtocol();
-    }
-
-    @Override
-    public Object getAttribute(String name) {
-      return tls.getAttribute(name);
-    }
-
-    @Override
-    public void setAttribute(String name, Object value) {
-      tls.setAttribute(name, value);
-    }
-
-    @Override
-    public HttpPrincipal getPrincipal() {
-      return tls.getPrincipal();
     }
   }
 
