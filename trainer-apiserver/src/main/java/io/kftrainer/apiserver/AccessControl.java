@@ -12,7 +12,10 @@ import java.util.List;
  * What kube-apiserver does to a request before its handlers: authentication ({@link Authenticator}; 401 without
  * valid credentials, except on the health paths kube lets anonymous users probe), authorization
  * ({@link RbacAuthorizer}; 403), and the body limit ({@link RequestBodies}; 413, before the body is read whole).
- * The body read here replaces the exchange's stream, so the handlers read it as before.
+ * The body read here replaces the exchange's stream, so the handlers read it as before. The authenticated user is
+ * kept in the exchange's attributes for the handlers ({@link #user}), which must be the exchange's own:
+ * {@link io.kftrainer.http.ExchangeAttributes} goes before this filter, since the JDK 17 server shares them between
+ * the exchanges of a context.
  */
 final class AccessControl extends Filter {
 

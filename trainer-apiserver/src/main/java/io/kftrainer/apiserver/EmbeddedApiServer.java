@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.kftrainer.http.EarlyAnswers;
+import io.kftrainer.http.ExchangeAttributes;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -96,7 +97,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@link #client()} and {@link #writeKubeconfig} carry it) is cluster-admin, and ServiceAccount tokens this server
  * issued get what RBAC bindings grant ({@link RbacAuthorizer}). No token or a wrong one: 401; not allowed: 403.
  * Request bodies over 3 MiB: 413 ({@link RequestBodies}). An answer given before the body is read reaches a client
- * still sending it ({@link EarlyAnswers}).
+ * still sending it ({@link EarlyAnswers}). Each request keeps its caller to itself ({@link ExchangeAttributes}): the
+ * self reviews of requests served together each name their own.
  *
  * <p>Limits: one version per kind (no conversion), no namespace lifecycle (objects can be created in namespaces that
  * do not exist), built-in kinds are not validated, lists ignore
@@ -212,8 +214,9 @@ public final class EmbeddedApiServer implements AutoCloseable {
     executor = Executors.newCachedThreadPool(factory);
     AccessControl access = new AccessControl(new Authenticator(bearerToken, loopbackToken, handler.tokens()),
         handler.authorizer());
-    // EarlyAnswers first: every answer, the access filter's refusals included, reaches a client still sending
-    List<Filter> filters = List.of(new EarlyAnswers(), access);
+    // EarlyAnswers first: every answer, the access filter's refusals included, reaches a client still sending;
+    // ExchangeAttributes before the access filter, which keeps the caller in the exchange's attributes
+    List<Filter> filters = List.of(new EarlyAnswers(), new ExchangeAttributes(), access);
     server.setExecutor(executor);
     server.createContext("/", handler).getFilters().addAll(filters);
     if (https) {
