@@ -20,6 +20,7 @@ import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.kftrainer.webhook.cert.CertificateAuthority;
 import io.kftrainer.webhook.cert.CertificateIssuer;
@@ -192,6 +193,29 @@ public final class Lab implements AutoCloseable {
     Files.createDirectories(file.toAbsolutePath().getParent());
     Files.writeString(file, Serialization.asYaml(config));
     return file;
+  }
+
+  /**
+   * Waits until discovery serves {@code kind} of {@code apiVersion} (a custom resource just installed). A CRD is in
+   * discovery a moment after it is Established, and fabric8 finds a generic kind through discovery: a first call in
+   * that moment fails with "Could not find the metadata for the given apiVersion and kind" (it failed a CI run so).
+   */
+  public void awaitServed(String apiVersion, String kind, Duration timeout) throws InterruptedException {
+    Instant deadline = Instant.now().plus(timeout);
+    while (!served(apiVersion, kind)) {
+      if (Instant.now().isAfter(deadline)) {
+        throw new IllegalStateException(apiVersion + " " + kind + " is not served after " + timeout);
+      }
+      Thread.sleep(100);
+    }
+  }
+
+  private boolean served(String apiVersion, String kind) {
+    try {
+      return admin.genericKubernetesResources(apiVersion, kind).inAnyNamespace().list() != null;
+    } catch (KubernetesClientException notYet) {
+      return false;
+    }
   }
 
   /** Where the components' logs are: {@code <component>.log}. */
@@ -394,6 +418,8 @@ public final class Lab implements AutoCloseable {
     await("the JobSet controller is ready", jobSet, () -> http.send(
         HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + healthPort + "/readyz"))
             .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200);
+    await("discovery serves jobset.x-k8s.io/v1alpha2 JobSet", jobSet, () -> served("jobset.x-k8s.io/v1alpha2",
+        "JobSet"));
   }
 
   private static WebhookClientConfig atLoopback(WebhookClientConfig service, int port, String caBundle) {

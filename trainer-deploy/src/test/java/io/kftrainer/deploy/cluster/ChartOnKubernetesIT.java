@@ -131,10 +131,11 @@ class ChartOnKubernetesIT {
         admin.load(in).serverSideApply();
       }
     }
-    await("the PodGroup CRDs served").atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() ->
-        admin.genericKubernetesResources("scheduling.x-k8s.io/v1alpha1", "PodGroup").inAnyNamespace().list() != null
-            && admin.genericKubernetesResources("scheduling.volcano.sh/v1beta1", "PodGroup").inAnyNamespace().list()
-            != null);
+    lab.awaitServed("scheduling.x-k8s.io/v1alpha1", "PodGroup", Duration.ofSeconds(30));
+    lab.awaitServed("scheduling.volcano.sh/v1beta1", "PodGroup", Duration.ofSeconds(30));
+    for (String kind : List.of("TrainJob", "TrainingRuntime", "ClusterTrainingRuntime")) {
+      lab.awaitServed("trainer.kubeflow.org/v1alpha1", kind, Duration.ofSeconds(30));
+    }
 
     long start = System.nanoTime();
     operator = OperatorPod.start(lab, root, image.config(), NAMESPACE, DEPLOYMENT,

@@ -65,6 +65,7 @@ class KustomizeOnKubernetesIT {
     kubectl("wait", "--for=condition=Established", "--timeout=60s", "crd/clustertrainingruntimes.trainer.kubeflow.org",
         "crd/trainjobs.trainer.kubeflow.org").success();
     kubectl("apply", "--server-side", "-k", Deploy.manifests().resolve("runtimes").toString()).success();
+    lab.awaitServed("trainer.kubeflow.org/v1alpha1", "TrainJob", Duration.ofSeconds(30));
 
     operator = OperatorPod.start(lab, root, image.config(), NAMESPACE, "kubeflow-trainer-controller-manager",
         "kubeflow-trainer-controller-manager-5c8d7-kust1", work);

@@ -37,7 +37,8 @@ public final class WebhookComponent implements OperatorComponent {
     WebhookServer server = new WebhookServer(
         new InetSocketAddress(context.config().bindAddress(), context.config().webhook().port()),
         context.webhookCertificates(),
-        WebhookPaths.handlers(context.runner(), context.runtimes(), context.cluster(), clock, serialization),
+        WebhookPaths.handlers(context.runner(), new AdmissionRuntimeResolver(context.runtimes(), context.client()),
+            context.cluster(), clock, serialization),
         serialization, context.cluster() instanceof CacheObjectLookup cache ? cache::isSynced : () -> true,
         context.config().tls());
     context.readiness().register(WebhookServer.READINESS_CHECK, server::isServing);
