@@ -292,7 +292,19 @@ final class ApiHandler implements HttpHandler {
       }
     }
     if (rp.group().isEmpty() && rp.plural().equals("serviceaccounts") && sub.equals("token")) {
-      return method.equals("POST") ? tokens.request(target, contentType, body) : Response.methodNotAllowed();
+      if (!method.equals("POST")) {
+        return Response.methodNotAllowed();
+      }
+      if (body.length > 0 && contentType != null && contentType.contains("protobuf")) {
+        // kubectl create token writes its TokenRequest in protobuf
+        try {
+          return tokens.request(target, Response.JSON,
+              KubernetesProtobuf.decode(body).toString().getBytes(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+          return Response.status(415, "UnsupportedMediaType", "this server reads JSON and YAML; " + e.getMessage());
+        }
+      }
+      return tokens.request(target, contentType, body);
     }
     if (rp.group().isEmpty() && rp.plural().equals("pods")) {
       switch (sub) {

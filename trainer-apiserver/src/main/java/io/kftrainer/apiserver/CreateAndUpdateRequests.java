@@ -96,7 +96,9 @@ final class CreateAndUpdateRequests {
     metadata = metadata(object);
     metadata.put("uid", UUID.randomUUID().toString());
     metadata.put("creationTimestamp", now());
-    metadata.put("generation", 1);
+    if (Generation.tracked(rp.group(), rp.plural())) {
+      metadata.put("generation", 1);
+    }
     if (rp.isDryRun()) {
       return store.get(target.kind(), rp.namespace(), metadata.path("name").asText()) != null
           ? alreadyExists(target, metadata.path("name").asText()) : Response.json(201, object);
@@ -217,7 +219,7 @@ final class CreateAndUpdateRequests {
     if (withoutVersion.equals(current.object())) {
       return Response.json(200, current.json()); // no-op: no new resourceVersion, no watch event
     }
-    if (!target.rp().isStatus()) {
+    if (!target.rp().isStatus() && Generation.tracked(target.rp().group(), target.rp().plural())) {
       touchGeneration(current.object(), candidate);
     }
     if (dryRun) {

@@ -115,7 +115,7 @@ final class DeleteRequests {
 
   Response deleteCollection(Target target, byte[] body) {
     ResourcePath rp = target.rp();
-    Selection selection = Selection.of(rp);
+    Selection selection = Selection.of(target, store);
     ObjectNode options = body.length == 0 ? JsonNodeFactory.instance.objectNode() : parseObject(body, Response.JSON);
     String policy = options.path("propagationPolicy").asText(rp.query().getOrDefault("propagationPolicy", ""));
     ObjectNode list = JsonNodeFactory.instance.objectNode();

@@ -39,13 +39,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>What it serves:
  * <ul>
  *   <li><b>CRUD</b> on the built-in kinds of {@link Discovery} and on the kinds of the stored CustomResourceDefinitions
- *   (anything else answers 404), with {@code generateName}, uid, creationTimestamp, generation (bumped when anything
- *   outside metadata and status changes), a global, monotonic resourceVersion, 409 on a stale resourceVersion,
- *   {@code dryRun}, status subresources (a main-resource write keeps status, a /status write changes only status),
- *   finalizers and deletionTimestamp, delete preconditions.</li>
+ *   (anything else answers 404), with {@code generateName}, uid, creationTimestamp, generation on the kinds
+ *   kube-apiserver keeps one for ({@link Generation}; bumped when anything outside metadata and status changes), a
+ *   global, monotonic resourceVersion, 409 on a stale resourceVersion, {@code dryRun}, status subresources (a
+ *   main-resource write keeps status, a /status write changes only status), finalizers and deletionTimestamp, delete
+ *   preconditions, ConfigMaps and Secrets of at most 1 MiB ({@link DataSizeValidation}).</li>
  *   <li><b>Lists</b> with label selectors ({@code =}, {@code ==}, {@code !=}, {@code in}, {@code notin}, exists,
- *   {@code !exists}; {@link LabelSelector}), field selectors on any field ({@link FieldSelector}), {@code limit} and
- *   {@code continue}, typed {@code <Kind>List}s.</li>
+ *   {@code !exists}; {@link LabelSelector}), field selectors on the fields kube-apiserver offers per kind
+ *   ({@link FieldSelector}, {@link FieldLabels}), {@code limit} and {@code continue}, typed {@code <Kind>List}s.</li>
  *   <li><b>Watches</b> over HTTP streaming ({@link WatchStreams}): resourceVersion semantics, bookmarks,
  *   {@code sendInitialEvents}, 410 Expired for a version older than the history, selectors.</li>
  *   <li><b>Subresources</b>: {@code status}; {@code pods/log} through a {@link PodLogSource}
@@ -74,7 +75,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       validation, validating ones after it (as kube-apiserver).</li>
  *   <li><b>For kubectl</b>: discovery, {@code /version}, a minimal OpenAPI v3 ({@link OpenApi}), {@code meta.k8s.io/v1
  *   Table}s (lists, objects and watch events), CRDs that report themselves Established, the protobuf bodies of
- *   {@code kubectl create namespace|configmap|secret|serviceaccount} ({@link KubernetesProtobuf}).</li>
+ *   {@code kubectl create namespace|configmap|secret|serviceaccount|token} ({@link KubernetesProtobuf}).</li>
  *   <li><b>Request accounting</b>: {@link #requests()}, {@link #writes()}, {@link #resetRequests()}, and counts by
  *   client, verb and resource on {@code GET /debug/stats}.</li>
  *   <li><b>A request filter</b> ({@link Builder#requestFilter}, {@link RequestFilter}), where kube-apiserver has the

@@ -10,9 +10,9 @@ import java.util.List;
  * terms, with backslash escapes as in Kubernetes' {@code fields.ParseSelector}. All terms must hold.
  *
  * <p>A path is evaluated generically as a dotted path into the stored object's JSON
- * ({@code involvedObject.name}, {@code regarding.uid}, {@code metadata.namespace}, ...), where kube-apiserver
- * knows a fixed set of field labels per kind. An absent field, or one that is not a scalar, reads as the empty
- * string, as an unset string field does in Kubernetes.
+ * ({@code involvedObject.name}, {@code regarding.uid}, {@code metadata.namespace}, ...); which paths a kind accepts
+ * is {@link FieldLabels}'. An absent field, or one that is not a scalar, reads as the empty string, as an unset
+ * string field does in Kubernetes.
  */
 final class FieldSelector {
 
@@ -55,6 +55,11 @@ final class FieldSelector {
 
   boolean matches(JsonNode object) {
     return terms.stream().allMatch(term -> term.matches(object));
+  }
+
+  /** The field paths the terms name, in their order. */
+  List<String> paths() {
+    return terms.stream().map(Term::path).toList();
   }
 
   /** Splits on commas that are not escaped; escapes are kept for {@link #parseTerm}. */

@@ -42,7 +42,7 @@ final class GetAndListRequests {
 
   Response list(Target target, boolean table) {
     ResourcePath rp = target.rp();
-    Selection selection = Selection.of(rp);
+    Selection selection = Selection.of(target, store);
     long version = store.resourceVersion();
     Collection<Store.Stored> candidates = store.list(target.kind(), rp.namespace());
     int limit = parseInt(rp.query().get("limit"), 0);

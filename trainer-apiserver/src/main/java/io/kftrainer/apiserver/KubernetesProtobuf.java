@@ -14,10 +14,10 @@ import java.util.List;
 
 /**
  * Decodes the {@code application/vnd.kubernetes.protobuf} request bodies that {@code kubectl create namespace|configmap|
- * secret|serviceaccount} send (kubectl's typed clients write protobuf and do not fall back to JSON), and the
+ * secret|serviceaccount|token} send (kubectl's typed clients write protobuf and do not fall back to JSON), and the
  * DeleteOptions of typed clients' deletes (helm's, of its release Secrets), into JSON. Only these kinds are understood
- * (their proto field numbers are those of k8s.io/api core/v1 and k8s.io/apimachinery meta/v1); any other kind is
- * refused with 415 by the caller.
+ * (their proto field numbers are those of k8s.io/api core/v1 and authentication/v1 and k8s.io/apimachinery meta/v1);
+ * any other kind is refused with 415 by the caller.
  *
  * <p>The wire format is protobuf-java's ({@link CodedInputStream}); the field numbers are written out here because
  * Kubernetes publishes its {@code .proto} files with the Go code only (gogo-protobuf), not as Java messages.
@@ -27,6 +27,8 @@ final class KubernetesProtobuf {
   static final List<String> KINDS = List.of("ConfigMap", "Namespace", "Secret", "ServiceAccount");
   /** The body of a DELETE from a typed client (helm deletes its release Secrets so), in either group version. */
   static final String DELETE_OPTIONS = "DeleteOptions";
+  /** The body of {@code kubectl create token}: POSTed to {@code serviceaccounts/<name>/token}. */
+  static final String TOKEN_REQUEST = "TokenRequest";
   private static final byte[] MAGIC = {'k', '8', 's', 0};
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
@@ -77,9 +79,19 @@ final class KubernetesProtobuf {
       read(raw.newCodedInput(), deleteOptions(object));
       return object;
     }
+    if (kind.equals(TOKEN_REQUEST) && apiVersion.equals("authentication.k8s.io/v1") && raw != null) {
+      read(raw.newCodedInput(), (field, in) -> {
+        switch (field) {
+          case 1 -> readMessage(in, objectMeta(objectOf(object, "metadata")));
+          case 2 -> readMessage(in, tokenRequestSpec(objectOf(object, "spec")));
+          default -> { }
+        }
+      });
+      return object;
+    }
     if (!KINDS.contains(kind) || !apiVersion.equals("v1") || raw == null) {
       throw new UnsupportedException("protobuf bodies are understood only for v1 " + KINDS + ", not "
-          + (apiVersion.isEmpty() ? "" : apiVersion + " ") + kind + " (and DeleteOptions)");
+          + (apiVersion.isEmpty() ? "" : apiVersion + " ") + kind + " (and DeleteOptions, TokenRequest)");
     }
     Fields own = switch (kind) {
       case "ConfigMap" -> configMap(object);
@@ -115,6 +127,30 @@ final class KubernetesProtobuf {
         case 3 -> options.put("orphanDependents", in.readBool());
         case 4 -> text(options, "propagationPolicy", in.readString());
         case 5 -> arrayOf(options, "dryRun").add(in.readString());
+        default -> { }
+      }
+    };
+  }
+
+  /**
+   * authentication/v1 TokenRequestSpec: audiences = 1, boundObjectRef = 3 {kind = 1, apiVersion = 2, name = 3,
+   * uid = 4}, expirationSeconds = 4.
+   */
+  private static Fields tokenRequestSpec(ObjectNode spec) {
+    return (field, in) -> {
+      switch (field) {
+        case 1 -> arrayOf(spec, "audiences").add(in.readString());
+        case 3 -> readMessage(in, (f, ref) -> {
+          ObjectNode bound = objectOf(spec, "boundObjectRef");
+          switch (f) {
+            case 1 -> text(bound, "kind", ref.readString());
+            case 2 -> text(bound, "apiVersion", ref.readString());
+            case 3 -> text(bound, "name", ref.readString());
+            case 4 -> text(bound, "uid", ref.readString());
+            default -> { }
+          }
+        });
+        case 4 -> spec.put("expirationSeconds", in.readInt64());
         default -> { }
       }
     };

@@ -3,12 +3,15 @@ package io.kftrainer.apiserver;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.StatusDetails;
+import io.fabric8.zjsonpatch.CompatibilityFlags;
 import io.fabric8.zjsonpatch.JsonPatch;
 import io.fabric8.zjsonpatch.JsonPatchException;
 import io.kftrainer.framework.merge.StrategicMerge;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 
@@ -32,6 +35,9 @@ final class PatchRequests {
   private static final String METADATA = "metadata";
   private static final int UNPROCESSABLE = 422;
   private static final ObjectMapper JSON_MAPPER = Json.MAPPER;
+  /** As evanphx/json-patch in kube-apiserver: removing a path that is not there is an error. */
+  private static final EnumSet<CompatibilityFlags> JSON_PATCH_FLAGS =
+      EnumSet.of(CompatibilityFlags.FORBID_REMOVE_MISSING_OBJECT);
 
   private enum PatchKind {
     APPLY, MERGE, STRATEGIC, JSON_PATCH
@@ -53,14 +59,13 @@ final class PatchRequests {
     if (kind == null) {
       return Response.status(415, "UnsupportedMediaType", "the body of the request was in an unknown format - "
           + "accepted media types include: application/json-patch+json, application/merge-patch+json, "
-          + "application/apply-patch+yaml, application/strategic-merge-patch+json, "
-          + "application/apply-patch+cbor");
+          + "application/apply-patch+yaml, application/strategic-merge-patch+json");
     }
     if (kind == PatchKind.STRATEGIC && !Discovery.isBuiltin(rp.group(), rp.plural())) {
       // custom resources have no Go types to take patch strategies from
       return Response.status(415, "UnsupportedMediaType", "the body of the request was in an unknown format - "
           + "accepted media types include: application/json-patch+json, application/merge-patch+json, "
-          + "application/apply-patch+yaml, application/apply-patch+cbor");
+          + "application/apply-patch+yaml");
     }
     JsonNode patch;
     try {
@@ -184,9 +189,14 @@ final class PatchRequests {
           patched = StrategicMerge.apply(current, patch, mergeType(target));
           break;
         default:
-          patched = JsonPatch.apply(patch, current.deepCopy());
+          patched = JsonPatch.apply(patch, current.deepCopy(), JSON_PATCH_FLAGS);
       }
-    } catch (JsonPatchException | IllegalArgumentException e) {
+    } catch (JsonPatchException e) {
+      // kube-apiserver answers every operation that does not apply (a failed test, a path that is not there)
+      // with its generic 422, without the reason (NewGenericServerResponse)
+      return Response.json(UNPROCESSABLE, Response.failure(UNPROCESSABLE, "Invalid",
+          "the server rejected our request due to an error in our request", new StatusDetails()));
+    } catch (IllegalArgumentException e) {
       return Response.status(UNPROCESSABLE, "Invalid", "the patch could not be applied: " + e.getMessage());
     }
     if (!patched.isObject()) {

@@ -162,6 +162,11 @@ final class ServiceAccountTokens {
     ObjectNode request = KubeJson.parseObject(body, contentType);
     String namespace = target.rp().namespace();
     String name = target.rp().name();
+    String named = request.path("metadata").path("name").asText("");
+    if (!named.isEmpty() && !named.equals(name)) {
+      return StatusErrors.invalid("authentication.k8s.io", "TokenRequest", name, List.of(NameValidation.invalid(
+          "metadata.name", named, "must match the service account name if specified")));
+    }
     Store.Stored account = store.get(SERVICE_ACCOUNTS, namespace, name);
     if (account == null) {
       return StatusErrors.notFound(target);
@@ -170,11 +175,11 @@ final class ServiceAccountTokens {
         : request.putObject("spec");
     long expiration = spec.path("expirationSeconds").asLong(DEFAULT_EXPIRATION_SECONDS);
     if (expiration < MIN_EXPIRATION_SECONDS) {
-      return invalid(name, "spec.expirationSeconds: Invalid value: " + expiration
+      return invalid("spec.expirationSeconds: Invalid value: " + expiration
           + ": may not specify a duration less than 10 minutes");
     }
     if (expiration > MAX_EXPIRATION_SECONDS) {
-      return invalid(name, "spec.expirationSeconds: Invalid value: " + expiration
+      return invalid("spec.expirationSeconds: Invalid value: " + expiration
           + ": may not specify a duration larger than 2^32 seconds");
     }
     spec.put("expirationSeconds", expiration);
@@ -188,7 +193,7 @@ final class ServiceAccountTokens {
     JsonNode bound = spec.path("boundObjectRef");
     if (!bound.isMissingNode() && !bound.isNull()) {
       if (!"Pod".equals(bound.path("kind").asText())) {
-        return invalid(name, "spec.boundObjectRef.kind: Unsupported value: \"" + bound.path("kind").asText()
+        return invalid("spec.boundObjectRef.kind: Unsupported value: \"" + bound.path("kind").asText()
             + "\": supported values: \"Pod\"");
       }
       String podName = bound.path("name").asText("");
@@ -218,7 +223,7 @@ final class ServiceAccountTokens {
         .build();
     ObjectNode answer = NODES.objectNode().put("kind", "TokenRequest")
         .put("apiVersion", "authentication.k8s.io/v1");
-    answer.putObject("metadata").put("name", name).put("namespace", namespace)
+    answer.putObject("metadata").put("name", name).put("namespace", namespace).put("uid", account.uid())
         .put("creationTimestamp", now.toString());
     answer.set("spec", spec);
     answer.putObject("status").put("token", sign(claims)).put("expirationTimestamp", expires.toString());
@@ -321,9 +326,9 @@ final class ServiceAccountTokens {
     return status;
   }
 
-  private static Response invalid(String name, String cause) {
-    return Response.json(422, Response.failure(422, "Invalid", "TokenRequest.authentication.k8s.io \"" + name
-        + "\" is invalid: " + cause, null));
+  /** kube-apiserver's answer to a TokenRequest its validation refuses: named "", with the cause. */
+  private static Response invalid(String cause) {
+    return StatusErrors.invalid("authentication.k8s.io", "TokenRequest", "", List.of(cause));
   }
 
   private static List<String> strings(JsonNode array) {

@@ -42,10 +42,20 @@ final class StatusErrors {
 
   /** 422 Invalid with kube-apiserver's message: {@code Kind.group "name" is invalid: [cause, cause]}. */
   static Response invalid(Target target, String name, List<String> causes) {
-    String kind = target.kindName() + (target.rp().group().isEmpty() ? "" : "." + target.rp().group());
+    return invalid(target.rp().group(), target.kindName(), name, causes);
+  }
+
+  /**
+   * 422 Invalid of an object of {@code group} and {@code kind} named {@code name} (none when empty, as
+   * kube-apiserver's TokenRequests before they take their ServiceAccount's name), with one cause per error.
+   */
+  static Response invalid(String group, String kindName, String name, List<String> causes) {
+    String kind = kindName + (group.isEmpty() ? "" : "." + group);
     String joined = causes.size() == 1 ? causes.get(0) : "[" + String.join(", ", causes) + "]";
-    StatusDetails details = details(target, name);
-    details.setKind(target.kindName());
+    StatusDetails details = new StatusDetails();
+    details.setName(name.isEmpty() ? null : name);
+    details.setGroup(group);
+    details.setKind(kindName);
     List<io.fabric8.kubernetes.api.model.StatusCause> statusCauses = new ArrayList<>();
     for (String cause : causes) {
       io.fabric8.kubernetes.api.model.StatusCause c = new io.fabric8.kubernetes.api.model.StatusCause();

@@ -40,21 +40,28 @@ final class Validation {
     return current.validator();
   }
 
-  /** Prunes unknown fields and applies defaults in place (custom resources); merges a Secret's stringData. */
+  /**
+   * Prunes unknown fields and applies defaults in place (custom resources); merges a Secret's stringData and
+   * defaults its {@code type} to {@code Opaque}.
+   */
   void prepare(Target target, ObjectNode object) {
     if (SecretStringData.applies(target)) {
       SecretStringData.mergeIntoData(object);
+      if (object.path("type").asText("").isEmpty()) {
+        object.put("type", "Opaque");
+      }
     }
     validator().prepare(object);
   }
 
   /**
    * The field errors of {@code object} in kube-apiserver's words ({@link NameValidation},
-   * {@link VolumePathValidation}, then the CRD schema's); empty when valid.
+   * {@link VolumePathValidation}, {@link DataSizeValidation}, then the CRD schema's); empty when valid.
    */
   List<String> validate(Target target, ObjectNode object, JsonNode oldObject) {
     List<String> errors = new ArrayList<>(NameValidation.errors(target, object));
     errors.addAll(VolumePathValidation.errors(target, object));
+    errors.addAll(DataSizeValidation.errors(target, object));
     for (SchemaFieldError error : validator().validate(object, oldObject)) {
       errors.add(error.toString());
     }

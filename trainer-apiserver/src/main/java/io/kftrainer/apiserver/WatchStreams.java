@@ -54,7 +54,7 @@ final class WatchStreams {
       return;
     }
     ResourcePath rp = target.rp();
-    Selection selection = Selection.of(rp);
+    Selection selection = Selection.of(target, store);
     String version = rp.query().getOrDefault("resourceVersion", "");
     boolean initialEvents = "true".equals(rp.query().get("sendInitialEvents"));
     boolean bookmarks = "true".equals(rp.query().get("allowWatchBookmarks"));

@@ -30,6 +30,8 @@ class ConformanceTest {
 
   private static final String CMS = "/api/v1/namespaces/conf/configmaps";
   private static final String CM = "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"%s\"%s}}";
+  /** kube-apiserver's 422 for a JSON patch that does not apply: generic, without evanphx/json-patch's reason. */
+  private static final String REJECTED = "the server rejected our request due to an error in our request";
 
   @BeforeAll
   static void objects() {
@@ -73,7 +75,22 @@ class ConformanceTest {
             409, "Conflict", "Apply failed with 1 conflict: conflict with \"owner\": .data.k"),
         row("strategic merge patch of a custom resource", "PATCH+strategic",
             "/apis/trainer.kubeflow.org/v1alpha1/namespaces/conf/trainjobs/x", "{}", 415, "UnsupportedMediaType",
-            null),
+            "the body of the request was in an unknown format - accepted media types include: "
+                + "application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml"),
+        row("JSON patch whose test fails", "PATCH+json", CMS + "/owned", "[{\"op\":\"test\",\"path\":\"/data/k\","
+            + "\"value\":\"other\"}]", 422, "Invalid", REJECTED),
+        row("JSON patch removing a field that is not there", "PATCH+json", CMS + "/owned",
+            "[{\"op\":\"remove\",\"path\":\"/data/missing\"}]", 422, "Invalid", REJECTED),
+        row("JSON patch replacing a field that is not there", "PATCH+json", CMS + "/owned",
+            "[{\"op\":\"replace\",\"path\":\"/data/missing\",\"value\":\"x\"}]", 422, "Invalid", REJECTED),
+        row("a ConfigMap over 1 MiB", "POST", CMS, "{\"metadata\":{\"name\":\"large\"},\"data\":{\"a\":\""
+            + "x".repeat(1 << 20) + "\",\"b\":\"x\"}}", 422, "Invalid",
+            "ConfigMap \"large\" is invalid: []: Too long: may not be more than 1048576 bytes"),
+        row("a ConfigMap of 1 MiB", "POST", CMS, "{\"metadata\":{\"name\":\"full\"},\"data\":{\"a\":\""
+            + "x".repeat(1 << 20) + "\"}}", 201, null, null),
+        row("a Secret over 1 MiB", "POST", "/api/v1/namespaces/conf/secrets", "{\"metadata\":{\"name\":\"large\"},"
+            + "\"data\":{\"a\":\"" + java.util.Base64.getEncoder().encodeToString(new byte[(1 << 20) + 1]) + "\"}}",
+            422, "Invalid", "Secret \"large\" is invalid: data: Too long: may not be more than 1048576 bytes"),
         row("strategic merge patch of an item without its merge key", "PATCH+strategic",
             "/api/v1/namespaces/conf/pods/pod", "{\"spec\":{\"containers\":[{\"image\":\"i\"}]}}", 422, "Invalid",
             null),
@@ -96,6 +113,21 @@ class ConformanceTest {
             "BadRequest", "Upgrade request required"),
         row("an invalid label selector", "GET", CMS + "?labelSelector=a%20in%20b", null, 400, "BadRequest", null),
         row("an invalid field selector", "GET", CMS + "?fieldSelector=nooperator", null, 400, "BadRequest", null),
+        row("a field selector on a field ConfigMaps do not offer", "GET", CMS + "?fieldSelector=data.a%3D1", null,
+            400, "BadRequest", "\"data.a\" is not a known field selector: only \"metadata.name\", "
+                + "\"metadata.namespace\""),
+        row("a field selector on a field Pods offer", "GET", "/api/v1/namespaces/conf/pods?fieldSelector="
+            + "spec.nodeName%3Dn,status.phase!%3DRunning", null, 200, null, null),
+        row("a field selector on a field Pods do not offer", "GET", "/api/v1/namespaces/conf/pods?fieldSelector="
+            + "spec.nodeName%3Dn,spec.priority%3D1", null, 400, "BadRequest",
+            "field label not supported: spec.priority"),
+        row("a field selector on a field Jobs do not offer", "GET", "/apis/batch/v1/namespaces/conf/jobs?"
+            + "fieldSelector=spec.suspend%3Dtrue", null, 400, "BadRequest",
+            "field label \"spec.suspend\" not supported for Job"),
+        row("a field selector on a field a CRD does not make selectable", "GET",
+            "/apis/trainer.kubeflow.org/v1alpha1/namespaces/conf/trainjobs?watch=true"
+                + "&fieldSelector=spec.suspend%3Dtrue",
+            null, 400, "BadRequest", "field label not supported: spec.suspend"),
         row("discovery of an unknown group version", "GET", "/apis/example.com/v1", null, 404, "NotFound",
             "the server could not find the requested resource"),
         row("version", "GET", "/version", null, 200, null, null));
@@ -118,6 +150,8 @@ class ConformanceTest {
       request.method("PATCH", publisher).header("Content-Type", "application/apply-patch+yaml");
     } else if (method.equals("PATCH+strategic")) {
       request.method("PATCH", publisher).header("Content-Type", "application/strategic-merge-patch+json");
+    } else if (method.equals("PATCH+json")) {
+      request.method("PATCH", publisher).header("Content-Type", "application/json-patch+json");
     } else if (method.equals("PATCH")) {
       request.method("PATCH", publisher).header("Content-Type", "text/plain");
     } else {

@@ -94,6 +94,32 @@ class KubernetesProtobufTest {
             + "\"orphanDependents\":false,\"dryRun\":[\"All\"]}");
   }
 
+  /** {@code kubectl create token NAME --duration=5m --audience=a --audience=b}'s body, bound to a pod. */
+  @Test
+  void decodesTheTokenRequestOfKubectlCreateToken() throws Exception {
+    byte[] spec = message(out -> {
+      out.writeString(1, "a");
+      out.writeString(1, "b");
+      out.writeByteArray(3, message(ref -> {
+        ref.writeString(1, "Pod");
+        ref.writeString(2, "v1");
+        ref.writeString(3, "worker-0");
+        ref.writeString(4, "");
+      }));
+      out.writeInt64(4, 300);
+    });
+    byte[] request = message(out -> {
+      out.writeByteArray(1, message(meta -> meta.writeString(1, "")));
+      out.writeByteArray(2, spec);
+      out.writeByteArray(3, message(status -> status.writeString(1, "")));
+    });
+
+    assertThat(KubernetesProtobuf.decode(envelope("authentication.k8s.io/v1", "TokenRequest", request)).toString())
+        .isEqualTo("{\"apiVersion\":\"authentication.k8s.io/v1\",\"kind\":\"TokenRequest\",\"metadata\":{},"
+            + "\"spec\":{\"audiences\":[\"a\",\"b\"],\"boundObjectRef\":{\"kind\":\"Pod\",\"apiVersion\":\"v1\","
+            + "\"name\":\"worker-0\"},\"expirationSeconds\":300}}");
+  }
+
   @Test
   void anEmbeddedMessageLongerThanItsParentIsTruncated() throws Exception {
     byte[] secret = message(out -> {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import com.google.protobuf.CodedOutputStream;
 import com.nimbusds.jose.crypto.ECDSAVerifier;
 import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.ECKey;
@@ -19,6 +20,8 @@ import io.fabric8.kubernetes.api.model.authentication.TokenReview;
 import io.fabric8.kubernetes.api.model.authentication.TokenReviewBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.io.IOException;
+import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -160,13 +163,68 @@ class ServiceAccountTokensTest {
     assertThatThrownBy(() -> requestToken(List.of(AUDIENCE), 60L, null))
         .isInstanceOfSatisfying(KubernetesClientException.class, e -> {
           assertThat(e.getCode()).isEqualTo(422);
-          assertThat(e.getStatus().getMessage()).contains("may not specify a duration less than 10 minutes");
+          assertThat(e.getStatus().getMessage()).as("kube-apiserver names no object: validation comes first")
+              .isEqualTo("TokenRequest.authentication.k8s.io \"\" is invalid: spec.expirationSeconds: Invalid "
+                  + "value: 60: may not specify a duration less than 10 minutes");
+          assertThat(e.getStatus().getDetails().getGroup()).isEqualTo("authentication.k8s.io");
+          assertThat(e.getStatus().getDetails().getKind()).isEqualTo("TokenRequest");
+          assertThat(e.getStatus().getDetails().getCauses()).singleElement().satisfies(cause -> {
+            assertThat(cause.getField()).isEqualTo("spec.expirationSeconds");
+            assertThat(cause.getReason()).isEqualTo("FieldValueInvalid");
+          });
         });
+    assertThatThrownBy(() -> client.serviceAccounts().inNamespace("team").withName("default").tokenRequest(
+        new TokenRequestBuilder().withNewMetadata().withName("other").endMetadata().withNewSpec().endSpec().build()))
+        .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getStatus().getMessage())
+            .isEqualTo("TokenRequest.authentication.k8s.io \"default\" is invalid: metadata.name: Invalid value: "
+                + "\"other\": must match the service account name if specified"));
     assertThatThrownBy(() -> client.serviceAccounts().inNamespace("team").withName("absent").tokenRequest(
         new TokenRequestBuilder().withNewSpec().withAudiences(AUDIENCE).endSpec().build()))
         .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(404));
     assertThat(http.get("/apis/authentication.k8s.io/v1").code()).isEqualTo(200);
     assertThat(http.get("/api/v1").json().path("resources").findValuesAsText("name")).contains("serviceaccounts/token");
+  }
+
+  /** {@code kubectl create token} sends its TokenRequest in protobuf. */
+  @Test
+  void aTokenRequestInProtobufAsKubectlCreateTokenSendsIt() throws Exception {
+    ServiceAccount account = defaultAccount();
+    // runtime.Unknown {typeMeta {authentication.k8s.io/v1, TokenRequest}, raw {spec {expirationSeconds: 600}}}
+    byte[] typeMeta = message(out -> {
+      out.writeString(1, "authentication.k8s.io/v1");
+      out.writeString(2, "TokenRequest");
+    });
+    byte[] raw = message(out -> out.writeByteArray(2, message(spec -> spec.writeInt64(4, 600))));
+    byte[] unknown = message(out -> {
+      out.writeByteArray(1, typeMeta);
+      out.writeByteArray(2, raw);
+    });
+    java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
+    body.write(new byte[] {'k', '8', 's', 0});
+    body.write(unknown);
+
+    Http.Response answer = http.post("/api/v1/namespaces/team/serviceaccounts/default/token",
+        "application/vnd.kubernetes.protobuf", HttpRequest.BodyPublishers.ofByteArray(body.toByteArray()));
+
+    assertThat(answer.code()).as(answer.body()).isEqualTo(201);
+    assertThat(answer.json().path("spec").path("expirationSeconds").asLong()).isEqualTo(600);
+    assertThat(answer.json().path("metadata").path("uid").asText()).as("the ServiceAccount's, as kube-apiserver")
+        .isEqualTo(account.getMetadata().getUid());
+    assertThat(review(answer.json().path("status").path("token").asText(), List.of()).getStatus()
+        .getAuthenticated()).isTrue();
+  }
+
+  @FunctionalInterface
+  private interface Fields {
+    void write(CodedOutputStream out) throws IOException;
+  }
+
+  private static byte[] message(Fields fields) throws IOException {
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    CodedOutputStream out = CodedOutputStream.newInstance(bytes);
+    fields.write(out);
+    out.flush();
+    return bytes.toByteArray();
   }
 
   private ServiceAccount defaultAccount() {
