@@ -80,6 +80,7 @@ public final class Lab implements AutoCloseable {
 
   private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
   private static final String ADMIN = "lab-admin";
+  /** The revision in the header of an answer of etcd's JSON gateway. */
 
   private final LabBinaries binaries;
   private final Path work;
@@ -89,6 +90,7 @@ public final class Lab implements AutoCloseable {
   private final String adminToken;
   private final int apiServerPort;
   private final Duration startup;
+  private URI etcdUrl;
   private KubernetesClient admin;
 
   private Lab(LabBinaries binaries, Path work, int nodes) throws Exception {
@@ -218,6 +220,33 @@ public final class Lab implements AutoCloseable {
     }
   }
 
+  /**
+   * Compacts etcd's history up to its current revision, as kube-apiserver does every 5 minutes
+   * ({@code --etcd-compaction-interval}): a watch that kube-apiserver serves from etcd (a kind it does not cache,
+   * such as {@code events}) from an older resourceVersion is then answered 410 Expired. Returns the revision.
+   */
+  public long compactEtcd() throws IOException, InterruptedException {
+    HttpClient http = HttpClient.newHttpClient();
+    HttpResponse<String> range = http.send(HttpRequest.newBuilder(etcdUrl.resolve("/v3/kv/range"))
+        .POST(HttpRequest.BodyPublishers.ofString("{\"key\":\"AA==\",\"count_only\":true}")).build(),
+        HttpResponse.BodyHandlers.ofString());
+    // etcd's JSON gateway writes int64 fields as strings
+    String revision = range.statusCode() != 200 ? "" : Serialization.jsonMapper().readTree(range.body())
+        .path("header").path("revision").asText();
+    if (!revision.matches("\\d+")) {
+      throw new IOException("etcd did not tell its revision: " + range.statusCode() + " " + range.body());
+    }
+    long current = Long.parseLong(revision);
+    HttpResponse<String> compaction = http.send(HttpRequest.newBuilder(etcdUrl.resolve("/v3/kv/compaction"))
+        .POST(HttpRequest.BodyPublishers.ofString("{\"revision\":\"" + current + "\",\"physical\":true}"))
+        .build(),
+        HttpResponse.BodyHandlers.ofString());
+    if (compaction.statusCode() != 200) {
+      throw new IOException("etcd refused the compaction: " + compaction.statusCode() + " " + compaction.body());
+    }
+    return current;
+  }
+
   /** Where the components' logs are: {@code <component>.log}. */
   public Path logs() {
     return work.resolve("logs");
@@ -244,6 +273,7 @@ public final class Lab implements AutoCloseable {
         "--listen-peer-urls", peerUrl, "--initial-advertise-peer-urls", peerUrl,
         "--initial-cluster", "lab=" + peerUrl,
         "--unsafe-no-fsync", "--log-level", "warn"));
+    this.etcdUrl = URI.create(clientUrl);
     HttpClient http = HttpClient.newHttpClient();
     await("etcd answers /health", etcd, () -> {
       HttpResponse<String> health = http.send(HttpRequest.newBuilder(URI.create(clientUrl + "/health"))
