@@ -560,6 +560,90 @@ class ChartOnKubernetesIT {
   }
 
   /**
+   * An OptimizationJob whose trials report their objective through the status server, as the training code of
+   * {@code examples/hpo-torch.yaml} does. kwok ends a pod as soon as it runs, so the trials' pods are held
+   * unschedulable (a node label no node has yet) until each trial has reported; then a node gets the label.
+   */
+  @Test
+  @Order(7)
+  @SuppressWarnings("unchecked")
+  void anOptimizationJobsTrialsReportTheirMetricsAndTheBestWins() throws Exception {
+    kubectl("apply", "-n", EXAMPLES, "-f", "-").withInput("""
+        apiVersion: trainer.kubeflow.org/v1alpha1
+        kind: OptimizationJob
+        metadata:
+          name: tune
+        spec:
+          objectives:
+            - metric: loss
+              direction: Minimize
+          searchAlgorithm:
+            grid: {}
+          parameters:
+            - name: lr
+              searchSpace:
+                categorical: {choices: ["0.1", "0.01"]}
+          numTrials: 2
+          parallelTrials: 2
+          trainJobTemplate:
+            spec:
+              runtimeRef:
+                name: torch-distributed
+              trainer:
+                command: ["python3", "-c", "print('trial')"]
+              runtimePatches:
+                - manager: lab.kftrainer.io/held
+                  trainingRuntimeSpec:
+                    template:
+                      spec:
+                        replicatedJobs:
+                          - name: node
+                            template:
+                              spec:
+                                template:
+                                  spec:
+                                    nodeSelector:
+                                      lab.kftrainer.io/trials: open
+        """).success();
+    List<String> trials = List.of("tune-trial-0", "tune-trial-1");
+    await("both trials created").atMost(JOB_TIMEOUT).until(() -> trials.stream().allMatch(trial -> admin
+        .genericKubernetesResources("trainer.kubeflow.org/v1alpha1", "TrainJob").inNamespace(EXAMPLES)
+        .withName(trial).get() != null));
+    for (String trial : trials) {
+      GenericKubernetesResource trainJob = admin.genericKubernetesResources("trainer.kubeflow.org/v1alpha1",
+          "TrainJob").inNamespace(EXAMPLES).withName(trial).get();
+      String lr = ((List<Map<String, Object>>) trainJob.get("spec", "trainer", "env")).stream()
+          .filter(env -> "KUBEFLOW_TRAINER_OPT_LR".equals(env.get("name"))).map(env -> (String) env.get("value"))
+          .findFirst().orElseThrow();
+      String token = admin.serviceAccounts().inNamespace(EXAMPLES).withName("default").tokenRequest(
+          new TokenRequestBuilder().withNewSpec().withAudiences(TrainJobStatusEndpoint.audience(EXAMPLES, trial))
+              .withExpirationSeconds(600L).endSpec().build()).getStatus().getToken();
+      String loss = lr.equals("0.01") ? "0.05" : "0.4";
+      HttpResponse<String> reported = post(URI.create("https://127.0.0.1:" + statusPort
+          + "/apis/trainer.kubeflow.org/v1alpha1/namespaces/" + EXAMPLES + "/trainjobs/" + trial + "/status"),
+          """
+          {"trainerStatus": {"progressPercentage": 100, "metrics": [{"name": "loss", "value": "%s"}],
+            "lastUpdatedTime": "2026-01-23T10:30:45Z"}}""".formatted(loss), token);
+      assertThat(reported.statusCode()).as(reported.body()).isEqualTo(200);
+    }
+    admin.nodes().withName("kwok-node-1").edit(node -> {
+      node.getMetadata().getLabels().put("lab.kftrainer.io/trials", "open");
+      return node;
+    });
+
+    await("tune Complete").atMost(JOB_TIMEOUT).untilAsserted(() -> {
+      GenericKubernetesResource tune = admin.genericKubernetesResources("trainer.kubeflow.org/v1alpha1",
+          "OptimizationJob").inNamespace(EXAMPLES).withName("tune").get();
+      List<Map<String, Object>> conditions = tune.get("status", "conditions");
+      assertThat(conditions).anySatisfy(c -> assertThat(c).containsEntry("type", "Complete")
+          .containsEntry("status", "True").containsEntry("reason", "MaxTrialsReached"));
+      assertThat((Map<String, Object>) tune.get("status", "result")).containsEntry("parameters",
+          List.of(Map.of("name", "lr", "value", "0.01"))).containsEntry("metrics",
+          List.of(Map.of("name", "loss", "value", "0.05")));
+    });
+  }
+
+  /**
    * Metrics over HTTPS with authentication: a scraper's token checked by a real TokenReview, its right to
    * {@code get /metrics} by a real SubjectAccessReview, as the chart grants the manager.
    */
