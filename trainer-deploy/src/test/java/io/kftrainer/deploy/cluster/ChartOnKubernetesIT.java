@@ -474,6 +474,86 @@ class ChartOnKubernetesIT {
         .withName("no-such-runtime").get()).isNull();
   }
 
+  /** An object the webhooks refuse, and the causes kubectl prints for it (after kube-apiserver's header). */
+  record Refusal(String name, String yaml, List<String> causes) {
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  static Stream<Refusal> refusals() {
+    String runtime = """
+        apiVersion: trainer.kubeflow.org/v1alpha1
+        kind: TrainingRuntime
+        metadata:
+          name: bad-runtime
+        spec:
+          mlPolicy:
+            numNodes: 1
+            torch: {}
+          template:
+            spec:
+              replicatedJobs:
+                - name: node
+                  replicas: REPLICAS
+                  template:
+                    metadata:
+                      labels:
+                        trainer.kubeflow.org/trainjob-ancestor-step: trainer
+                    spec:
+                      template:
+                        spec:
+                          containers:
+                            - name: CONTAINER
+                              image: pytorch/pytorch:2.5.0
+        """;
+    String trainJob = """
+        apiVersion: trainer.kubeflow.org/v1alpha1
+        kind: TrainJob
+        metadata:
+          name: bad-trainjob
+        spec:
+          runtimeRef:
+            name: torch-distributed
+          trainer:
+        """;
+    return Stream.of(
+        new Refusal("a TrainJob with a plugin's two errors", trainJob + """
+                numProcPerNode: many
+                env:
+                  - name: PET_NNODES
+                    value: "4"
+            """, List.of("spec.trainer.numProcPerNode: Invalid value: \"many\": must have an int value or "
+            + "[auto cpu gpu]", "spec.trainer.env: Invalid value: [{\"name\":\"PET_NNODES\",\"value\":\"4\"}]: "
+            + "must not have reserved envs, invalid envs configured: [PET_NNODES]")),
+        new Refusal("a TrainingRuntime whose trainer job runs two replicas",
+            runtime.replace("REPLICAS", "2").replace("CONTAINER", "node"),
+            List.of("spec.template.spec.replicatedJobs[0].replicas: Invalid value: 2: always must be 1")),
+        new Refusal("a TrainingRuntime whose trainer job has no node container",
+            runtime.replace("REPLICAS", "1").replace("CONTAINER", "trainer"),
+            List.of("spec.template.spec.replicatedJobs[0].template.spec.template.spec.containers: Invalid value: "
+                + "[{\"image\":\"pytorch/pytorch:2.5.0\",\"name\":\"trainer\"}]: must contain the")));
+  }
+
+  /** What a user sees when the webhooks refuse, through kube-apiserver and kubectl; nothing is created. */
+  @ParameterizedTest
+  @MethodSource("refusals")
+  @Order(4)
+  void theWebhooksRefusalsReachKubectlThroughKubeApiServer(Refusal refusal) throws IOException {
+    Tools.Result refused = kubectl("apply", "-n", EXAMPLES, "-f", "-").withInput(refusal.yaml());
+
+    assertThat(refused.exitCode()).isNotZero();
+    String kind = refusal.yaml().contains("kind: TrainJob") ? "TrainJob" : "TrainingRuntime";
+    String name = kind.equals("TrainJob") ? "bad-trainjob" : "bad-runtime";
+    assertThat(refused.err()).startsWith("The " + kind + " \"" + name + "\" is invalid: ");
+    for (String cause : refusal.causes()) {
+      assertThat(refused.err()).contains(cause);
+    }
+    assertThat(admin.genericKubernetesResources("trainer.kubeflow.org/v1alpha1", kind).inNamespace(EXAMPLES)
+        .withName(name).get()).isNull();
+  }
+
   @Test
   @Order(5)
   void aDeletedTrainJobsChildrenAreRemovedByTheGarbageCollector() throws IOException {
