@@ -2,6 +2,7 @@ package io.kftrainer.operator.app;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.kftrainer.api.v1alpha1.ClusterTrainingRuntime;
 import io.kftrainer.api.v1alpha1.TrainJob;
 import io.kftrainer.api.v1alpha1.TrainingRuntime;
@@ -10,6 +11,8 @@ import io.kftrainer.runtime.RuntimeKey;
 import io.kftrainer.runtime.RuntimeResolver;
 import java.util.Objects;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The runtimes the admission webhooks resolve: from the informer caches, and on a miss from the API server. A
@@ -20,6 +23,8 @@ import java.util.Optional;
  * cache only, which their events are ordered with.
  */
 final class AdmissionRuntimeResolver implements RuntimeResolver {
+
+  private static final Logger LOG = LoggerFactory.getLogger(AdmissionRuntimeResolver.class);
 
   private final RuntimeResolver cached;
   private final KubernetesClient client;
@@ -36,10 +41,18 @@ final class AdmissionRuntimeResolver implements RuntimeResolver {
       return runtime;
     }
     RuntimeKey key = RuntimeKey.of(trainJob);
-    HasMetadata live = key.isClusterScoped()
-        ? client.resources(ClusterTrainingRuntime.class).withName(key.name()).get()
-        : client.resources(TrainingRuntime.class).inNamespace(key.namespace()).withName(key.name()).get();
-    return Optional.ofNullable(live).map(AdmissionRuntimeResolver::source);
+    try {
+      HasMetadata live = key.isClusterScoped()
+          ? client.resources(ClusterTrainingRuntime.class).withName(key.name()).get()
+          : client.resources(TrainingRuntime.class).inNamespace(key.namespace()).withName(key.name()).get();
+      // the name as given: a client or server that trims control characters must not find "torch" for "torch\n"
+      return Optional.ofNullable(live).filter(found -> key.name().equals(found.getMetadata().getName()))
+          .map(AdmissionRuntimeResolver::source);
+    } catch (KubernetesClientException | IllegalArgumentException unreadable) {
+      // a name no object can have (control characters), or the API server unreachable: the cache's answer stands
+      LOG.debug("Cannot read runtime {} from the API server: {}", key, unreadable.getMessage());
+      return Optional.empty();
+    }
   }
 
   private static RuntimeSource source(HasMetadata runtime) {

@@ -60,6 +60,15 @@ class AdmissionRuntimeResolverTest {
   }
 
   @Test
+  void aNameNoRuntimeCanHaveIsNotFoundWithoutAnError() {
+    AdmissionRuntimeResolver resolver = new AdmissionRuntimeResolver(trainJob -> Optional.empty(), cluster.client());
+    TrainJob trainJob = trainJob("control");
+    trainJob.getSpec().getRuntimeRef().setName("torch\u0007\n");
+
+    assertThat(resolver.resolve(trainJob)).isEmpty();
+  }
+
+  @Test
   void aCachedRuntimeIsNotReadAgain() {
     var cachedRuntime = new AdmissionRuntimeResolver(trainJob -> Optional.empty(), cluster.client())
         .resolve(trainJob("torch")).orElseThrow();
