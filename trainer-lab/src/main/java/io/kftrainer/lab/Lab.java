@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.NamedContextBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.NodeCondition;
+import io.fabric8.kubernetes.api.model.PersistentVolumeBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhook;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
@@ -77,6 +78,8 @@ public final class Lab implements AutoCloseable {
   public static final String ISSUER = "https://kubernetes.default.svc.cluster.local";
   /** JobSet's CRD and webhook configurations, in the names the lab gives them. */
   public static final String JOBSET_NAMESPACE = "jobset-system";
+  /** PersistentVolumes of 100Gi the lab offers to claims without a StorageClass. */
+  public static final int VOLUMES = 8;
 
   private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
   private static final String ADMIN = "lab-admin";
@@ -340,17 +343,10 @@ public final class Lab implements AutoCloseable {
   private void startKwok(int nodes) throws Exception {
     Path stages = work.resolve("kwok-stages.yaml");
     StringBuilder documents = new StringBuilder();
-    for (String set : List.of("node/fast", "node/heartbeat", "pod/fast", "pod/chaos", "volume/fast")) {
+    for (String set : List.of("node/fast", "node/heartbeat", "pod/fast", "pod/chaos")) {
       try (Stream<Path> files = Files.list(binaries.data().resolve("kwok").resolve(set))) {
         for (Path file : files.sorted().toList()) {
-          if (file.getFileName().toString().equals("storage-class.yaml")) {
-            // the default StorageClass whose claims kwok's volume stages provision and bind
-            try (InputStream in = Files.newInputStream(file)) {
-              admin.load(in).serverSideApply();
-            }
-          } else {
-            documents.append("---\n").append(Files.readString(file)).append('\n');
-          }
+          documents.append("---\n").append(Files.readString(file)).append('\n');
         }
       }
     }
@@ -361,6 +357,16 @@ public final class Lab implements AutoCloseable {
         "--node-ip", "127.0.0.1", "--cidr", "10.244.0.1/16", "--server-address", "127.0.0.1:" + LabPorts.free()));
     for (int i = 0; i < nodes; i++) {
       admin.nodes().resource(node("kwok-node-" + i)).create();
+    }
+    // claims are bound by the controller manager's binder to these (no StorageClass, so none is provisioned).
+    // kwok's volume stages are not used: their CEL selectors crash kwok v0.8.0 now and then ("fatal error:
+    // concurrent map writes" in easycel's type registry, when its PV and PVC controllers start together)
+    for (int i = 0; i < VOLUMES; i++) {
+      admin.persistentVolumes().resource(new PersistentVolumeBuilder().withNewMetadata().withName("lab-volume-" + i)
+          .endMetadata().withNewSpec().withCapacity(Map.of("storage", new Quantity("100Gi")))
+          .withAccessModes("ReadWriteOnce", "ReadOnlyMany", "ReadWriteMany").withStorageClassName("")
+          .withPersistentVolumeReclaimPolicy("Retain").withNewHostPath().withPath("/lab/volume-" + i).endHostPath()
+          .endSpec().build()).create();
     }
     await(nodes + " nodes Ready", kwok, () -> admin.nodes().withLabel(NODE_LABEL, NODE_LABEL_VALUE).list()
         .getItems().stream().filter(Lab::ready).count() == nodes);
