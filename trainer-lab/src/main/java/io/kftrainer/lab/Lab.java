@@ -43,7 +43,6 @@ import java.security.SecureRandom;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HexFormat;
@@ -54,6 +53,9 @@ import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
+import org.awaitility.core.TerminalFailureException;
 import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
 
 /**
@@ -205,14 +207,9 @@ public final class Lab implements AutoCloseable {
    * discovery a moment after it is Established, and fabric8 finds a generic kind through discovery: a first call in
    * that moment fails with "Could not find the metadata for the given apiVersion and kind" (it failed a CI run so).
    */
-  public void awaitServed(String apiVersion, String kind, Duration timeout) throws InterruptedException {
-    Instant deadline = Instant.now().plus(timeout);
-    while (!served(apiVersion, kind)) {
-      if (Instant.now().isAfter(deadline)) {
-        throw new IllegalStateException(apiVersion + " " + kind + " is not served after " + timeout);
-      }
-      Thread.sleep(100);
-    }
+  public void awaitServed(String apiVersion, String kind, Duration timeout) {
+    Awaitility.await("discovery serves " + apiVersion + " " + kind).atMost(timeout)
+        .pollInterval(Duration.ofMillis(100)).until(() -> served(apiVersion, kind));
   }
 
   private boolean served(String apiVersion, String kind) {
@@ -470,29 +467,14 @@ public final class Lab implements AutoCloseable {
   }
 
   /** Polls {@code condition} until true; fails with the component's log when it exits or the deadline passes. */
-  private static void await(String what, LabProcess component, Callable<Boolean> condition) throws Exception {
-    Instant deadline = Instant.now().plus(START_TIMEOUT);
-    Exception last = null;
-    while (Instant.now().isBefore(deadline)) {
-      if (!component.isAlive()) {
-        throw new IllegalStateException(component.name() + " exited before " + what + "; its log ("
-            + component.log() + "):\n" + component.tail(40));
-      }
-      try {
-        if (Boolean.TRUE.equals(condition.call())) {
-          return;
-        }
-      } catch (Exception e) {
-        last = e;
-      }
-      Thread.sleep(100);
+  private static void await(String what, LabProcess component, Callable<Boolean> condition) {
+    try {
+      Awaitility.await(what).atMost(START_TIMEOUT).pollInterval(Duration.ofMillis(100)).ignoreExceptions()
+          .failFast(component.name() + " exited", () -> !component.isAlive()).until(condition);
+    } catch (ConditionTimeoutException | TerminalFailureException e) {
+      throw new IllegalStateException(what + ": " + e.getMessage() + "; " + component.name() + "'s log ("
+          + component.log() + "):\n" + component.tail(40), e);
     }
-    IllegalStateException timeout = new IllegalStateException("not within " + START_TIMEOUT + ": " + what + "; "
-        + component.name() + "'s log (" + component.log() + "):\n" + component.tail(40));
-    if (last != null) {
-      timeout.addSuppressed(last);
-    }
-    throw timeout;
   }
 
   private static SSLContext trusting(X509Certificate ca) throws Exception {

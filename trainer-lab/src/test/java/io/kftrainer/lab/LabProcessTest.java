@@ -55,16 +55,10 @@ class LabProcessTest {
   }
 
   /** The component's own process: the guard's child that runs {@code sleep} (its other child is the watcher). */
-  static ProcessHandle component(LabProcess process) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-    while (System.nanoTime() < deadline) {
-      var found = process.guard().children().filter(c -> c.info().command().map(cmd -> cmd.endsWith("/sleep"))
-          .orElse(false)).findFirst();
-      if (found.isPresent()) {
-        return found.get();
-      }
-      Thread.sleep(20);
-    }
-    throw new AssertionError("no component process under the guard");
+  static ProcessHandle component(LabProcess process) {
+    return await("the component process under the guard").atMost(Duration.ofSeconds(10))
+        .pollInterval(Duration.ofMillis(20)).until(() -> process.guard().children()
+            .filter(c -> c.info().command().map(cmd -> cmd.endsWith("/sleep")).orElse(false)).findFirst(),
+            java.util.Optional::isPresent).orElseThrow();
   }
 }
