@@ -36,7 +36,7 @@ class ApiFaultsTest {
   void lifecyclesConvergeWithTenPercentFaultyAnswers() throws Exception {
     try (StandaloneCluster cluster = StandaloneCluster.start("faults", 1, FAULTS)) {
       cluster.startOperator(0, List.of("--leader-elect=false"));
-      await("operator ready").atMost(Duration.ofSeconds(120)).until(() -> cluster.ready(0));
+      cluster.awaitReady(0, Duration.ofSeconds(120));
 
       Run calm = run(cluster, "calm", false);
       Run faulty = run(cluster, "faulty", true);

@@ -34,7 +34,7 @@ class CrashRestartTest {
     try (StandaloneCluster cluster = StandaloneCluster.start("restart", 1, null);
         Lifecycles lifecycles = new Lifecycles(cluster.client(), "restart", TRAINJOBS)) {
       TrainerProcess operator = cluster.startOperator(0, List.of("--leader-elect=false"));
-      await("operator ready").atMost(Duration.ofSeconds(120)).until(() -> cluster.ready(0));
+      cluster.awaitReady(0, Duration.ofSeconds(120));
 
       long started = System.nanoTime();
       CompletableFuture<Void> burst = CompletableFuture.runAsync(() -> {

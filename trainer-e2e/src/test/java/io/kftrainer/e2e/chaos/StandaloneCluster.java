@@ -11,9 +11,9 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.kftrainer.api.v1alpha1.ClusterTrainingRuntime;
 import io.kftrainer.e2e.support.Locations;
+import io.kftrainer.lab.LabPorts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -45,6 +45,7 @@ final class StandaloneCluster implements AutoCloseable {
   private final int[] webhookPorts;
   private final int[] healthPorts;
   private final List<TrainerProcess> operators = new ArrayList<>();
+  private final Map<Integer, TrainerProcess> latestBySlot = new java.util.HashMap<>();
   private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
   private KubernetesClient client;
   private KubernetesClient clientWithoutRetries;
@@ -67,8 +68,8 @@ final class StandaloneCluster implements AutoCloseable {
     int[] healthPorts = new int[slots];
     List<String> args = new ArrayList<>(List.of("apiserver", "--port", "0"));
     for (int i = 0; i < slots; i++) {
-      webhookPorts[i] = freePort();
-      healthPorts[i] = freePort();
+      webhookPorts[i] = LabPorts.free();
+      healthPorts[i] = LabPorts.free();
       args.addAll(List.of("--webhook-address", "127.0.0.1:" + webhookPorts[i]));
     }
     if (faults != null) {
@@ -123,6 +124,7 @@ final class StandaloneCluster implements AutoCloseable {
     TrainerProcess operator = TrainerProcess.start(processName, List.of("-Xmx768m"), args,
         Map.of("HOSTNAME", processName));
     operators.add(operator);
+    latestBySlot.put(slot, operator);
     try {
       await(processName + "'s webhook server").atMost(START_TIMEOUT).pollInterval(Duration.ofMillis(100))
           .until(() -> {
@@ -140,6 +142,37 @@ final class StandaloneCluster implements AutoCloseable {
   /** The leader-election identity of the operator in {@code slot} starts with this. */
   String identityPrefix(int slot) {
     return name + "-op" + slot;
+  }
+
+  /**
+   * Waits until the operator of {@code slot} answers 200 on {@code /readyz}; fails at once when it exits, and with
+   * its log and its failing checks when the deadline passes.
+   */
+  void awaitReady(int slot, Duration deadline) {
+    TrainerProcess operator = latestBySlot.get(slot);
+    try {
+      await(identityPrefix(slot) + " ready").atMost(deadline).pollInterval(Duration.ofMillis(200)).until(() -> {
+        operator.assertAlive();
+        return ready(slot);
+      });
+    } catch (RuntimeException | AssertionError e) {
+      throw new AssertionError(identityPrefix(slot) + " is not ready: " + e + "\n/readyz: " + readyz(slot)
+          + "\n" + logs(), e);
+    }
+  }
+
+  private String readyz(int slot) {
+    try {
+      HttpResponse<String> response = http.send(HttpRequest.newBuilder(
+          URI.create("http://127.0.0.1:" + healthPorts[slot] + "/readyz")).timeout(Duration.ofSeconds(2))
+          .build(), HttpResponse.BodyHandlers.ofString());
+      return response.statusCode() + " " + response.body();
+    } catch (IOException e) {
+      return e.toString();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return e.toString();
+    }
   }
 
   /** Whether the operator of {@code slot} answers 200 on {@code /readyz}. */
@@ -219,13 +252,6 @@ final class StandaloneCluster implements AutoCloseable {
     }
   }
 
-  private static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
 
   @Override
   public void close() {

@@ -15,12 +15,11 @@ import io.kftrainer.api.v1alpha1.TrainJob;
 import io.kftrainer.e2e.support.Locations;
 import io.kftrainer.e2e.support.TrainJobs;
 import io.kftrainer.e2e.support.TrainerProcess;
+import io.kftrainer.lab.LabPorts;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.net.HttpURLConnection;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -61,9 +60,9 @@ class ConfigurationFileTest {
   private static final String SERVICE_HOST = "kubeflow-trainer-controller-manager.kubeflow-system.svc";
   private static final String NAMESPACE = "config-file";
 
-  private static final int HEALTH_PORT = freePort();
-  private static final int METRICS_PORT = freePort();
-  private static final int WEBHOOK_PORT = freePort();
+  private static final int HEALTH_PORT = LabPorts.free();
+  private static final int METRICS_PORT = LabPorts.free();
+  private static final int WEBHOOK_PORT = LabPorts.free();
 
   private static TrainerProcess apiServer;
   private static TrainerProcess operator;
@@ -251,11 +250,4 @@ class ConfigurationFileTest {
         .mapToObj(b::get).toList();
   }
 
-  private static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
 }
