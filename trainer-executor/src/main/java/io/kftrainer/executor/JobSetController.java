@@ -45,6 +45,13 @@ final class JobSetController {
   private final StatusUpdates statuses;
   /** JobSet ({@code namespace/name}) to the uid whose headless Service exists: looked up once, not per reconcile. */
   private final Map<String, String> servicesEnsured = new HashMap<>();
+  /**
+   * JobSet ({@code namespace/name}) to the uid this controller wrote {@code Completed} or {@code Failed} for: until
+   * the informer brings that status back, a reconcile must neither decide again (a second Event and line) nor write
+   * a status without it.
+   */
+  private final Map<String, String> finished = new HashMap<>();
+  private final VolumeClaimPolicies volumeClaims;
   private final Store<JobSet> jobSets;
   private final Store<Job> jobs;
   private final EventRecorder events;
@@ -58,6 +65,7 @@ final class JobSetController {
     this.jobs = jobs;
     this.events = events;
     this.progress = progress;
+    this.volumeClaims = new VolumeClaimPolicies(client);
   }
 
   void reconcile(WorkQueue.Key key) {
@@ -67,6 +75,8 @@ final class JobSetController {
         .filter(j -> jobSet == null || ownedBy(j, jobSet)).toList();
     if (jobSet == null || jobSet.getMetadata().getDeletionTimestamp() != null) {
       servicesEnsured.remove(key.namespace() + "/" + key.name());
+      finished.remove(key.namespace() + "/" + key.name());
+      volumeClaims.forget(key.namespace(), key.name());
       // correct with or without garbage collection in the API server: delete what this controller created
       owned.forEach(this::delete);
       client.services().inNamespace(key.namespace()).withLabel(LABEL_JOBSET_NAME, key.name()).list().getItems()
@@ -90,16 +100,56 @@ final class JobSetController {
     }
     boolean terminal = PodConditions.isTrue(status.getConditions(), CONDITION_COMPLETED)
         || PodConditions.isTrue(status.getConditions(), CONDITION_FAILED);
+    String jobSetKey = key.namespace() + "/" + key.name();
+    if (!terminal && jobSet.getMetadata().getUid().equals(finished.get(jobSetKey))) {
+      return; // this controller's terminal status is not in the cache yet
+    }
     if (terminal) {
       current.stream().filter(j -> !finished(j)).forEach(this::delete);
     } else {
       ensureService(jobSet);
-      reconcileJobs(jobSet, status, current, attempt, owned.size() > current.size());
+      if (createClaims(jobSet, status)) {
+        reconcileJobs(jobSet, status, current, attempt, owned.size() > current.size());
+      }
     }
     status.setReplicatedJobsStatus(replicatedJobsStatus(jobSet, current));
     if (!Objects.equals(copy(old), status)) {
       writeStatus(jobSet, status);
+      if (!terminal && status.getTerminalState() != null) {
+        finished.put(jobSetKey, jobSet.getMetadata().getUid());
+      }
     }
+  }
+
+  /**
+   * The claims of the JobSet's {@code volumeClaimPolicies}; false when the API server refused one, which fails the
+   * JobSet at once when the refusal is final (an invalid template), else is retried.
+   */
+  private boolean createClaims(JobSet jobSet, JobSetStatus status) {
+    try {
+      volumeClaims.ensure(jobSet, owner(jobSet));
+      return true;
+    } catch (KubernetesClientException e) {
+      refused(jobSet, status, "PVCCreationFailed", e);
+      return false;
+    }
+  }
+
+  /**
+   * A child the API server refused: JobSet's Warning Event; a final refusal (400, 422: the JobSet's template is
+   * invalid and would be refused again) fails the JobSet at once with the API server's message, where JobSet itself
+   * retries forever and its TrainJob would wait without a word. Other refusals are retried by the work queue.
+   */
+  private void refused(JobSet jobSet, JobSetStatus status, String reason, KubernetesClientException e) {
+    String message = Optional.ofNullable(e.getStatus()).map(st -> st.getMessage()).orElse(e.getMessage());
+    events.record(jobSet, "jobset-controller", "Warning", reason, message);
+    if (e.getCode() != 400 && e.getCode() != 422) {
+      throw e;
+    }
+    status.setConditions(PodConditions.set(status.getConditions(), CONDITION_FAILED, "True", reason, message));
+    status.setTerminalState(CONDITION_FAILED);
+    progress.accept("jobset " + jobSet.getMetadata().getNamespace() + "/" + jobSet.getMetadata().getName()
+        + ": Failed (" + reason + "), " + message);
   }
 
   private void reconcileJobs(JobSet jobSet, JobSetStatus status, List<Job> current, int attempt,
@@ -157,7 +207,9 @@ final class JobSetController {
       for (int i = 0; i < replicas; i++) {
         String jobName = name + "-" + rjob.getName() + "-" + i;
         if (current.stream().noneMatch(j -> jobName.equals(j.getMetadata().getName()))) {
-          create(jobSet, rjob, i, jobName, attempt, suspend, globalIndex(rjobs, r, i));
+          if (!create(jobSet, status, rjob, i, jobName, attempt, suspend, globalIndex(rjobs, r, i))) {
+            return;
+          }
         }
       }
       if (inOrder && !allReady(rjob, current)) {
@@ -250,8 +302,9 @@ final class JobSetController {
         .filter(j -> ready(j) || finished(j)).count() >= replicas;
   }
 
-  private void create(JobSet jobSet, ReplicatedJob rjob, int index, String jobName, int attempt, boolean suspend,
-      int globalIndex) {
+  /** Creates a Job; false when the API server refused it ({@link #refused}). */
+  private boolean create(JobSet jobSet, JobSetStatus status, ReplicatedJob rjob, int index, String jobName,
+      int attempt, boolean suspend, int globalIndex) {
     String ns = jobSet.getMetadata().getNamespace();
     String name = jobSet.getMetadata().getName();
     int globalReplicas = jobSet.getSpec().getReplicatedJobs().stream()
@@ -288,13 +341,17 @@ final class JobSetController {
     if (dnsHostnames(jobSet) && template.getSpec().getSubdomain() == null) {
       template.getSpec().setSubdomain(subdomain(jobSet));
     }
+    VolumeClaimPolicies.addVolumes(jobSet, template.getSpec());
     try {
       client.batch().v1().jobs().inNamespace(ns).resource(job).create();
       events.record(jobSet, "jobset-controller", "Normal", "SuccessfulCreate", "Created job " + jobName);
+      return true;
     } catch (KubernetesClientException e) {
-      if (e.getCode() != 409) {
-        throw e;
+      if (e.getCode() == 409) {
+        return true;
       }
+      refused(jobSet, status, "JobCreationFailed", e);
+      return false;
     }
   }
 

@@ -41,6 +41,9 @@ import java.util.stream.Collectors;
  */
 final class Kubelet {
 
+  /** The pod's {@code status.reason} when it failed before any container ran; its message says why. */
+  static final String FAILED_BEFORE_START = "ContainerConfigError";
+
   static final String NODE_NAME = "local";
   static final String CONTROLLER = "pod";
   /** The component that schedules pods, as Events name it. */
@@ -207,6 +210,17 @@ final class Kubelet {
       bind(pod, run);
       events.pod(pod, "Warning", "Failed", "Error: " + UnavailableRuntimes.REASON + ": " + unavailable.get());
       run.failBeforeStart(UnavailableRuntimes.REASON, unavailable.get());
+      writeStatus(pod, run);
+      return;
+    }
+    Optional<Container> withoutCommand = allContainers(pod).stream()
+        .filter(c -> c.getCommand() == null || c.getCommand().isEmpty()).findFirst();
+    if (withoutCommand.isPresent()) {
+      // its image's entrypoint would run on a node; here it cannot, and no retry changes that
+      String message = PodRun.noEntrypoint(withoutCommand.get());
+      bind(pod, run);
+      events.pod(pod, "Warning", "Failed", "Error: " + message);
+      run.failBeforeStart("StartError", message);
       writeStatus(pod, run);
       return;
     }
@@ -398,7 +412,7 @@ final class Kubelet {
     PodStatus status = new PodStatusBuilder().withPhase(phase).withConditions(conditions)
         .withHostIP("127.0.0.1").withPodIP(run.podIp).withPodIPs(new PodIPBuilder().withIp(run.podIp).build())
         .withStartTime(run.startTime.toString()).withInitContainerStatuses(init).withContainerStatuses(main)
-        .withMessage(run.failure()).withReason(run.failure() == null ? null : "ContainerConfigError")
+        .withMessage(run.failure()).withReason(run.failure() == null ? null : FAILED_BEFORE_START)
         .build();
     if (!sameStatus(pod.getStatus(), status)) {
       updateStatus(pod, status);

@@ -1,6 +1,7 @@
 package io.kftrainer.executor;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -104,6 +105,8 @@ public final class LocalExecutor implements AutoCloseable {
     SharedIndexInformer<JobSet> jobSets = client.resources(JobSet.class).inAnyNamespace().runnableInformer(0);
     SharedIndexInformer<Job> jobs = client.batch().v1().jobs().inAnyNamespace().runnableInformer(0);
     SharedIndexInformer<Pod> pods = client.pods().inAnyNamespace().runnableInformer(0);
+    SharedIndexInformer<PersistentVolumeClaim> claims = client.persistentVolumeClaims().inAnyNamespace()
+        .runnableInformer(0);
     JobSetController jobSetController = new JobSetController(client, jobSets.getStore(), jobs.getStore(), events,
         options.progress());
     jobController = new JobController(client, jobs.getStore(), pods.getStore(), events);
@@ -115,10 +118,13 @@ public final class LocalExecutor implements AutoCloseable {
     queue.register(JobSetController.CONTROLLER, jobSetController::reconcile);
     queue.register(JobController.CONTROLLER, jobController::reconcile);
     queue.register(Kubelet.CONTROLLER, kubelet::reconcile);
+    VolumeProvisioner provisioner = new VolumeProvisioner(client, claims.getStore(), options.runDir(), events,
+        options.progress());
+    queue.register(VolumeProvisioner.CONTROLLER, provisioner::reconcile);
 
     // every cache synced before the first reconcile: on a restart on a data directory, a JobSet reconciled before
     // its Jobs are in the cache would be written a status without them (and the TrainJob after it)
-    informers.addAll(List.of(jobSets, jobs, pods));
+    informers.addAll(List.of(jobSets, jobs, pods, claims));
     informers.forEach(i -> i.run());
     jobSets.addEventHandler(handler(js -> List.of(key(JobSetController.CONTROLLER, js, js.getMetadata().getName()))));
     jobs.addEventHandler(handler(job -> {
@@ -132,6 +138,8 @@ public final class LocalExecutor implements AutoCloseable {
       label(pod, Names.JOB_NAME).ifPresent(n -> keys.add(key(JobController.CONTROLLER, pod, n)));
       return keys;
     }));
+    claims.addEventHandler(handler(claim -> List.of(key(VolumeProvisioner.CONTROLLER, claim,
+        claim.getMetadata().getName()))));
     return this;
   }
 

@@ -299,11 +299,16 @@ final class PodRun {
     return Math.min(30_000L, 1000L << Math.min(state.restartCount, 5));
   }
 
+  /** Why a container without {@code command} cannot run here. */
+  static String noEntrypoint(Container container) {
+    return "the local executor runs no image entrypoint: container \"" + container.getName() + "\" of image \""
+        + container.getImage() + "\" needs a command";
+  }
+
   private int runOnce(State state, Launch launch) {
     ContainerLog log = ContainerLog.of(logDir, state.name, false);
     if (launch.argv().isEmpty()) {
-      finish(state, 128, "StartError", "the local executor runs no image entrypoint: container \"" + state.name
-          + "\" of image \"" + launch.container().getImage() + "\" needs a command");
+      finish(state, 128, "StartError", noEntrypoint(launch.container()));
       events.accept("Warning Failed Error: " + state.message);
       return 128;
     }

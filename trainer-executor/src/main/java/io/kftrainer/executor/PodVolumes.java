@@ -46,8 +46,7 @@ final class PodVolumes {
     for (Volume volume : Optional.ofNullable(pod.getSpec().getVolumes()).orElse(List.of())) {
       Path dir;
       if (volume.getPersistentVolumeClaim() != null) {
-        dir = PodPaths.within(PodPaths.within(runDir, ns, "namespace").resolve("pvc"),
-            volume.getPersistentVolumeClaim().getClaimName(), "persistentVolumeClaim.claimName");
+        dir = VolumeProvisioner.directory(runDir, ns, volume.getPersistentVolumeClaim().getClaimName());
         PodPaths.createPrivateDirectories(dir);
       } else if (volume.getHostPath() != null) {
         dir = Path.of(volume.getHostPath().getPath());

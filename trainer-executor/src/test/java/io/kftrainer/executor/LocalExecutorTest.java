@@ -279,6 +279,115 @@ class LocalExecutorTest {
   }
 
   @Test
+  void volumeClaimPoliciesGiveTheJobSetClaimsBoundToADirectorySharedByItsJobsAndDeletedWithIt() {
+    create("""
+        apiVersion: jobset.x-k8s.io/v1alpha2
+        kind: JobSet
+        metadata: {name: claims}
+        spec:
+          volumeClaimPolicies:
+          - templates:
+            - metadata: {name: initializer, labels: {team: a}}
+              spec:
+                accessModes: [ReadWriteOnce]
+                resources: {requests: {storage: 1Gi}}
+          - retentionPolicy: {whenDeleted: Retain}
+            templates:
+            - metadata: {name: checkpoints}
+              spec:
+                accessModes: [ReadWriteOnce]
+                resources: {requests: {storage: 2Gi}}
+          replicatedJobs:
+          - name: initializer
+            template:
+              spec:
+                template:
+                  spec:
+                    containers:
+                    - name: init
+                      image: busybox
+                      command: [sh, -c, 'echo downloaded > /workspace/model.txt']
+                      volumeMounts: [{name: initializer, mountPath: /workspace}]
+          - name: node
+            dependsOn: [{name: initializer, status: Complete}]
+            template:
+              spec:
+                template:
+                  spec:
+                    containers:
+                    - name: node
+                      image: busybox
+                      command: [sh, -c, 'cat /workspace/model.txt']
+                      volumeMounts: [{name: initializer, mountPath: /workspace}]
+        """);
+
+    awaitCondition("claims", "Completed");
+
+    var claim = client.persistentVolumeClaims().inNamespace(NS).withName("initializer-claims").get();
+    assertThat(claim.getMetadata().getLabels()).containsEntry("team", "a")
+        .containsEntry("jobset.sigs.k8s.io/jobset-name", "claims");
+    assertThat(claim.getMetadata().getOwnerReferences()).singleElement()
+        .satisfies(o -> assertThat(o.getName()).isEqualTo("claims"));
+    assertThat(claim.getStatus().getPhase()).isEqualTo("Bound");
+    assertThat(claim.getStatus().getCapacity().get("storage").toString()).isEqualTo("1Gi");
+    Path directory = runDir.resolve(NS).resolve("pvc").resolve("initializer-claims");
+    var volume = client.persistentVolumes().withName(claim.getSpec().getVolumeName()).get();
+    assertThat(volume.getSpec().getHostPath().getPath()).isEqualTo(directory.toString());
+    assertThat(volume.getSpec().getClaimRef().getUid()).isEqualTo(claim.getMetadata().getUid());
+    assertThat(volume.getStatus().getPhase()).isEqualTo("Bound");
+    // a claim no container mounts is created, but no pod gets its volume
+    var retained = client.persistentVolumeClaims().inNamespace(NS).withName("checkpoints-claims").get();
+    assertThat(retained.getMetadata().getOwnerReferences()).isNullOrEmpty();
+    Pod node = client.pods().inNamespace(NS).withLabel("jobset.sigs.k8s.io/replicatedjob-name", "node").list()
+        .getItems().get(0);
+    assertThat(node.getSpec().getVolumes()).extracting(v -> v.getName()).containsExactly("initializer");
+    assertThat(log(node.getMetadata().getName(), "node", null)).isEqualTo("downloaded\n");
+
+    client.resources(JobSet.class).inNamespace(NS).withName("claims").delete();
+    await().atMost(TIMEOUT).untilAsserted(() -> {
+      assertThat(client.persistentVolumeClaims().inNamespace(NS).withName("initializer-claims").get()).isNull();
+      assertThat(client.persistentVolumes().withName(volume.getMetadata().getName()).get()).isNull();
+      assertThat(directory).doesNotExist();
+    });
+    assertThat(client.persistentVolumeClaims().inNamespace(NS).withName("checkpoints-claims").get()).isNotNull();
+  }
+
+  @Test
+  void aJobTheApiServerRefusesFailsTheJobSetAtOnceWithTheApiServersMessage() {
+    create("""
+        apiVersion: jobset.x-k8s.io/v1alpha2
+        kind: JobSet
+        metadata: {name: refused}
+        spec:
+          replicatedJobs:
+          - name: node
+            template:
+              spec:
+                template:
+                  spec:
+                    containers:
+                    - name: node
+                      image: busybox
+                      command: [sh, -c, 'echo ran']
+                      volumeMounts: [{name: undeclared, mountPath: /workspace}]
+        """);
+
+    JobSet failed = awaitCondition("refused", "Failed");
+
+    assertThat(failed.getStatus().getConditions()).filteredOn(c -> c.getType().equals("Failed")).singleElement()
+        .satisfies(c -> {
+          assertThat(c.getReason()).isEqualTo("JobCreationFailed");
+          assertThat(c.getMessage()).contains("volumeMounts[0].name").contains("undeclared");
+        });
+    await().atMost(TIMEOUT).untilAsserted(() -> assertThat(client.v1().events().inNamespace(NS).list().getItems())
+        .filteredOn(e -> e.getInvolvedObject().getName().equals("refused"))
+        .extracting(e -> e.getReason()).containsExactly("JobCreationFailed"));
+    assertThat(PROGRESS).filteredOn(line -> line.startsWith("jobset default/refused: Failed")).hasSize(1);
+    assertThat(client.batch().v1().jobs().inNamespace(NS).withLabel("jobset.sigs.k8s.io/jobset-name", "refused")
+        .list().getItems()).isEmpty();
+  }
+
+  @Test
   void aPodWhoseVolumeSourceIsMissingFailsWithFailedMountAndRunsNothing() {
     create("""
         apiVersion: jobset.x-k8s.io/v1alpha2
@@ -353,10 +462,46 @@ class LocalExecutorTest {
                 + "is not packaged in Debian"));
     List<Pod> pods = client.pods().inNamespace(NS).withLabel("jobset.sigs.k8s.io/jobset-name", "flux").list()
         .getItems();
+    // the Job fails with its first pods: a replacement would fail the same way
+    assertThat(failed.getStatus().getConditions()).filteredOn(c -> c.getType().equals("Failed")).singleElement()
+        .satisfies(c -> assertThat(c.getMessage()).contains("Job has a pod that cannot run on this machine"));
+    await().atMost(TIMEOUT).untilAsserted(() -> assertThat(client.v1().events().inNamespace(NS).list().getItems())
+        .filteredOn(e -> e.getInvolvedObject().getName().equals("flux-node-0"))
+        .filteredOn(e -> e.getReason().equals("SuccessfulCreate")).hasSize(2));
     assertThat(pods).isNotEmpty().allSatisfy(pod -> assertThat(pod.getStatus().getInitContainerStatuses())
         .singleElement().satisfies(c -> assertThat(c.getState().getTerminated().getReason())
             .isEqualTo("RuntimeUnavailable")));
     assertThat(marker).doesNotExist();
+  }
+
+  @Test
+  void aContainerWithoutCommandFailsItsJobAtOnceSayingThatNoImageEntrypointRunsHere() {
+    // the initializers of the shipped torchtune runtimes rely on their images' entrypoints
+    create("""
+        apiVersion: jobset.x-k8s.io/v1alpha2
+        kind: JobSet
+        metadata: {name: entrypoint}
+        spec:
+          replicatedJobs:
+          - name: initializer
+            template:
+              spec:
+                template:
+                  spec:
+                    containers:
+                    - name: model-initializer
+                      image: ghcr.io/kubeflow/trainer/model-initializer:v2.3.0
+        """);
+
+    JobSet failed = awaitCondition("entrypoint", "Failed");
+
+    assertThat(failed.getStatus().getConditions()).filteredOn(c -> c.getType().equals("Failed")).singleElement()
+        .satisfies(c -> assertThat(c.getMessage()).contains("Job has a pod that cannot run on this machine")
+            .contains("container \"model-initializer\" of image \"ghcr.io/kubeflow/trainer/model-initializer:v2.3.0\" "
+                + "needs a command"));
+    await().atMost(TIMEOUT).untilAsserted(() -> assertThat(client.v1().events().inNamespace(NS).list().getItems())
+        .filteredOn(e -> e.getInvolvedObject().getName().equals("entrypoint-initializer-0"))
+        .filteredOn(e -> e.getReason().equals("SuccessfulCreate")).hasSize(1));
   }
 
   @ParameterizedTest
