@@ -192,8 +192,7 @@ final class TableConverter {
         return List.of(text("Status", ".status.phase", "Active"), age());
       case "pods":
         return List.of(computed("Ready", "string", 0, TableConverter::podReady),
-            computed("Status", "string", 0, (o, now) -> o.path("metadata").hasNonNull("deletionTimestamp")
-                ? "Terminating" : o.path("status").path("phase").asText("Pending")),
+            computed("Status", "string", 0, TableConverter::podStatus),
             computed("Restarts", "integer", 0, (o, now) -> {
               long restarts = 0;
               for (JsonNode cs : o.path("status").path("containerStatuses")) {
@@ -231,6 +230,25 @@ final class TableConverter {
       case "replicasets":
         return List.of(computed("Ready", "string", 0, (o, now) -> o.path("status").path("readyReplicas").asInt(0)
             + "/" + o.path("spec").path("replicas").asInt(1)), age());
+      case "persistentvolumeclaims":
+        return List.of(text("Status", ".status.phase", "Pending"), text("Volume", ".spec.volumeName", ""),
+            text("Capacity", ".status.capacity.storage", ""),
+            computed("Access Modes", "string", 0, (o, now) -> accessModes(o.path("status").path("accessModes"))),
+            text("StorageClass", ".spec.storageClassName", "<unset>"),
+            text("VolumeAttributesClass", ".spec.volumeAttributesClassName", "<unset>"), age(),
+            text("VolumeMode", ".spec.volumeMode", "Filesystem").withPriority(1));
+      case "persistentvolumes":
+        return List.of(text("Capacity", ".spec.capacity.storage", ""),
+            computed("Access Modes", "string", 0, (o, now) -> accessModes(o.path("spec").path("accessModes"))),
+            text("Reclaim Policy", ".spec.persistentVolumeReclaimPolicy", ""),
+            text("Status", ".status.phase", "Pending"),
+            computed("Claim", "string", 0, (o, now) -> o.path("spec").has("claimRef")
+                ? o.path("spec").path("claimRef").path("namespace").asText("") + "/"
+                + o.path("spec").path("claimRef").path("name").asText("") : ""),
+            text("StorageClass", ".spec.storageClassName", ""),
+            text("VolumeAttributesClass", ".spec.volumeAttributesClassName", "<unset>"),
+            text("Reason", ".status.reason", ""), age(),
+            text("VolumeMode", ".spec.volumeMode", "Filesystem").withPriority(1));
       case "leases":
         return List.of(text("Holder", ".spec.holderIdentity", null), age());
       case "events":
@@ -249,6 +267,82 @@ final class TableConverter {
       default:
         return List.of(age());
     }
+  }
+
+  /** As kubectl's access modes column: RWO, ROX, RWX, RWOP, joined with commas. */
+  private static Object accessModes(JsonNode modes) {
+    List<String> abbreviated = new ArrayList<>();
+    for (JsonNode mode : modes) {
+      abbreviated.add(switch (mode.asText()) {
+        case "ReadWriteOnce" -> "RWO";
+        case "ReadOnlyMany" -> "ROX";
+        case "ReadWriteMany" -> "RWX";
+        case "ReadWriteOncePod" -> "RWOP";
+        default -> mode.asText();
+      });
+    }
+    return String.join(",", abbreviated);
+  }
+
+  /**
+   * A pod's STATUS as kubectl prints it (kubernetes' printPod): the pod's reason, else its phase, overridden by the
+   * first init container not done ({@code Init:Error}, {@code Init:CrashLoopBackOff}, {@code Init:0/2}), else by the
+   * last container's waiting or terminated reason ({@code CrashLoopBackOff}, {@code Completed}, {@code Error});
+   * {@code Terminating} once deleted.
+   */
+  private static Object podStatus(JsonNode pod, Instant now) {
+    JsonNode status = pod.path("status");
+    String reason = status.path("reason").asText("");
+    if (reason.isEmpty()) {
+      reason = status.path("phase").asText("Pending");
+    }
+    JsonNode initStatuses = status.path("initContainerStatuses");
+    int initTotal = pod.path("spec").path("initContainers").size();
+    boolean initializing = false;
+    for (int i = 0; i < initStatuses.size(); i++) {
+      JsonNode state = initStatuses.get(i).path("state");
+      JsonNode terminated = state.path("terminated");
+      if (!terminated.isMissingNode() && terminated.path("exitCode").asInt(0) == 0) {
+        continue;
+      }
+      initializing = true;
+      String waiting = state.path("waiting").path("reason").asText("");
+      if (!terminated.isMissingNode()) {
+        reason = "Init:" + (terminated.path("reason").asText("").isEmpty()
+            ? exitOrSignal(terminated) : terminated.path("reason").asText());
+      } else if (!waiting.isEmpty() && !waiting.equals("PodInitializing")) {
+        reason = "Init:" + waiting;
+      } else {
+        reason = "Init:" + i + "/" + initTotal;
+      }
+      break;
+    }
+    if (!initializing) {
+      boolean running = false;
+      JsonNode statuses = status.path("containerStatuses");
+      for (int i = statuses.size() - 1; i >= 0; i--) {
+        JsonNode state = statuses.get(i).path("state");
+        String waiting = state.path("waiting").path("reason").asText("");
+        JsonNode terminated = state.path("terminated");
+        if (!waiting.isEmpty()) {
+          reason = waiting;
+        } else if (!terminated.isMissingNode()) {
+          reason = terminated.path("reason").asText("").isEmpty() ? exitOrSignal(terminated)
+              : terminated.path("reason").asText();
+        } else if (state.has("running") && statuses.get(i).path("ready").asBoolean(false)) {
+          running = true;
+        }
+      }
+      if (reason.equals("Completed") && running) {
+        reason = "Running";
+      }
+    }
+    return pod.path("metadata").hasNonNull("deletionTimestamp") ? "Terminating" : reason;
+  }
+
+  private static String exitOrSignal(JsonNode terminated) {
+    return terminated.path("signal").asInt(0) != 0 ? "Signal:" + terminated.path("signal").asInt()
+        : "ExitCode:" + terminated.path("exitCode").asInt();
   }
 
   private static Object podReady(JsonNode pod, Instant now) {

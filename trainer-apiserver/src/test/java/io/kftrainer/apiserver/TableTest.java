@@ -91,4 +91,70 @@ class TableTest {
     JsonNode plain = http.get("/api/v1/namespaces/tables/configmaps").json();
     assertThat(plain.path("kind").asText()).as("typed as kube-apiserver types lists").isEqualTo("ConfigMapList");
   }
+
+  @org.junit.jupiter.params.ParameterizedTest(name = "{0}")
+  @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', value = {
+      "Succeeded | {phase: Succeeded, containerStatuses: [{name: c, ready: false, state: {terminated: {exitCode: 0, reason: Completed}}}]} | Completed",
+      "Failed | {phase: Failed, containerStatuses: [{name: c, ready: false, state: {terminated: {exitCode: 3, reason: Error}}}]} | Error",
+      "backing off | {phase: Running, containerStatuses: [{name: c, ready: false, restartCount: 2, state: {waiting: {reason: CrashLoopBackOff}}}]} | CrashLoopBackOff",
+      "running | {phase: Running, containerStatuses: [{name: c, ready: true, state: {running: {}}}]} | Running",
+      "init failed | {phase: Pending, initContainerStatuses: [{name: i, ready: false, state: {terminated: {exitCode: 1, reason: Error}}}]} | Init:Error",
+      "initializing | {phase: Pending, initContainerStatuses: [{name: i, ready: false, state: {running: {}}}]} | Init:0/1",
+      "no reason | {phase: Failed, containerStatuses: [{name: c, ready: false, state: {terminated: {exitCode: 137}}}]} | ExitCode:137",
+      "pod reason | {phase: Failed, reason: ContainerConfigError} | ContainerConfigError",
+  })
+  void aPodsStatusColumnIsWhatKubectlPrints(String name, String status, String expected) {
+    String pod = name.toLowerCase(java.util.Locale.ROOT).replace(' ', '-');
+    var created = API.client().pods().inNamespace("tables").resource(new io.fabric8.kubernetes.api.model.PodBuilder()
+        .withNewMetadata().withName(pod).endMetadata().withNewSpec().addNewContainer().withName("c")
+        .withImage("busybox").endContainer().endSpec().build()).create();
+    created.setStatus(API.client().getKubernetesSerialization().unmarshal("--- " + status,
+        io.fabric8.kubernetes.api.model.PodStatus.class));
+    if (status.contains("initContainerStatuses")) {
+      created.getSpec().setInitContainers(List.of(new io.fabric8.kubernetes.api.model.ContainerBuilder()
+          .withName("i").withImage("busybox").build()));
+      API.client().pods().inNamespace("tables").withName(pod).delete();
+      API.client().pods().inNamespace("tables").withName(pod).waitUntilCondition(java.util.Objects::isNull,
+          10, java.util.concurrent.TimeUnit.SECONDS);
+      created.getMetadata().setResourceVersion(null);
+      created.getMetadata().setUid(null);
+      created = API.client().pods().inNamespace("tables").resource(created).create();
+      created.setStatus(API.client().getKubernetesSerialization().unmarshal("--- " + status,
+          io.fabric8.kubernetes.api.model.PodStatus.class));
+    }
+    API.client().pods().inNamespace("tables").resource(created).updateStatus();
+
+    JsonNode table = http.get("/api/v1/namespaces/tables/pods/" + pod, TABLE).json();
+
+    assertThat(columnNames(table)).startsWith("Name", "Ready", "Status", "Restarts", "Age");
+    assertThat(table.at("/rows/0/cells/2").asText()).isEqualTo(expected);
+  }
+
+  @Test
+  void claimsAndVolumesGetKubectlsColumns() {
+    API.client().persistentVolumeClaims().inNamespace("tables").resource(
+        new io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder().withNewMetadata().withName("data")
+            .endMetadata().withNewSpec().withAccessModes("ReadWriteOnce", "ReadOnlyMany").withVolumeName("pv-data")
+            .withNewResources().addToRequests("storage", new io.fabric8.kubernetes.api.model.Quantity("1Gi"))
+            .endResources().endSpec().withNewStatus().withPhase("Bound")
+            .withAccessModes("ReadWriteOnce", "ReadOnlyMany")
+            .addToCapacity("storage", new io.fabric8.kubernetes.api.model.Quantity("1Gi")).endStatus().build())
+        .create();
+    JsonNode claims = http.get("/api/v1/namespaces/tables/persistentvolumeclaims", TABLE).json();
+    assertThat(columnNames(claims)).containsExactly("Name", "Status", "Volume", "Capacity", "Access Modes",
+        "StorageClass", "VolumeAttributesClass", "Age", "VolumeMode");
+    assertThat(claims.at("/rows/0/cells/2").asText()).isEqualTo("pv-data");
+    assertThat(claims.at("/rows/0/cells/4").asText()).isEqualTo("RWO,ROX");
+
+    API.client().persistentVolumes().resource(new io.fabric8.kubernetes.api.model.PersistentVolumeBuilder()
+        .withNewMetadata().withName("pv-data").endMetadata().withNewSpec().withAccessModes("ReadWriteMany")
+        .addToCapacity("storage", new io.fabric8.kubernetes.api.model.Quantity("1Gi"))
+        .withPersistentVolumeReclaimPolicy("Delete").withNewClaimRef().withNamespace("tables").withName("data")
+        .endClaimRef().withNewHostPath().withPath("/tmp/data").endHostPath().endSpec().build()).create();
+    JsonNode volumes = http.get("/api/v1/persistentvolumes", TABLE).json();
+    assertThat(columnNames(volumes)).containsExactly("Name", "Capacity", "Access Modes", "Reclaim Policy",
+        "Status", "Claim", "StorageClass", "VolumeAttributesClass", "Reason", "Age", "VolumeMode");
+    assertThat(volumes.at("/rows/0/cells/2").asText()).isEqualTo("RWX");
+    assertThat(volumes.at("/rows/0/cells/5").asText()).isEqualTo("tables/data");
+  }
 }

@@ -80,6 +80,7 @@ public final class LocalExecutor implements AutoCloseable {
   private JobController jobController;
   private Kubelet kubelet;
   private NodeCapacity node;
+  private NodeLease nodeLease;
 
   public LocalExecutor(KubernetesClient client, Options options) {
     this.client = client;
@@ -111,7 +112,7 @@ public final class LocalExecutor implements AutoCloseable {
         options.progress());
     jobController = new JobController(client, jobs.getStore(), pods.getStore(), events);
     node = NodeCapacity.detect(options.runDir(), options.maxPods(), options.gpus());
-    NodeRegistration.register(client, node);
+    nodeLease = NodeLease.start(client, NodeRegistration.register(client, node));
     kubelet = new Kubelet(client, pods.getStore(), jobSets.getStore(), queue, options.runDir(),
         new NodeAllocation(node), options.progress(), events, new HostTable(), new PortTable(),
         writeRshAgent(options.runDir()), containment(options.isolation()));
@@ -195,6 +196,9 @@ public final class LocalExecutor implements AutoCloseable {
 
   @Override
   public void close() {
+    if (nodeLease != null) {
+      nodeLease.close();
+    }
     informers.forEach(SharedIndexInformer::close);
     queue.close();
     if (jobController != null) {

@@ -185,7 +185,9 @@ final class PodRun {
     if (states.values().stream().anyMatch(s -> s.init && s.ended() && s.exitCode != 0) && !restartOnFailure) {
       return "Failed";
     }
-    return main.stream().anyMatch(s -> s.process != null) ? "Running" : "Pending";
+    // Running once its containers have started: one that waits to be restarted, or is restarting, keeps it so
+    return main.stream().anyMatch(s -> s.process != null || s.startedAt != null || s.exitCode != null
+        || s.restartCount > 0) ? "Running" : "Pending";
   }
 
   /** Nothing has happened yet: no container started or ended, the pod did not fail; its volumes are being made. */

@@ -41,6 +41,8 @@ final class VolumeProvisioner {
   private final EventRecorder events;
   private final Consumer<String> progress;
   private final StatusUpdates statuses;
+  /** Claim ({@code namespace/name}) to the uid bound here: until the informer brings the binding back, not again. */
+  private final Map<String, String> bound = new java.util.HashMap<>();
 
   VolumeProvisioner(KubernetesClient client, Store<PersistentVolumeClaim> claims, Path runDir, EventRecorder events,
       Consumer<String> progress) {
@@ -61,7 +63,11 @@ final class VolumeProvisioner {
   void reconcile(WorkQueue.Key key) {
     PersistentVolumeClaim claim = claims.getByKey(key.namespace() + "/" + key.name());
     if (claim == null) {
+      bound.remove(key.namespace() + "/" + key.name());
       reclaim(key.namespace(), key.name());
+      return;
+    }
+    if (claim.getMetadata().getUid().equals(bound.get(key.namespace() + "/" + key.name()))) {
       return;
     }
     if (claim.getMetadata().getDeletionTimestamp() != null || claim.getStatus() != null
@@ -123,6 +129,7 @@ final class VolumeProvisioner {
     }
     statuses.write(claim, c -> c.setStatus(new PersistentVolumeClaimStatusBuilder().withPhase("Bound")
         .withAccessModes(c.getSpec().getAccessModes()).withCapacity(capacity).build()));
+    bound.put(ns + "/" + name, claim.getMetadata().getUid());
     progress.accept("persistentvolumeclaim " + ns + "/" + name + ": Bound to " + dir);
   }
 

@@ -199,6 +199,73 @@ class LocalExecutorTest {
   }
 
   @Test
+  void aContainerRestartedOnFailureKeepsItsPodRunningWithCrashLoopBackOffBetweenAttempts() {
+    List<String> phases = new CopyOnWriteArrayList<>();
+    List<String> waiting = new CopyOnWriteArrayList<>();
+    try (var watch = client.pods().inNamespace(NS).withLabel("jobset.sigs.k8s.io/jobset-name", "flaky")
+        .watch(new io.fabric8.kubernetes.client.Watcher<Pod>() {
+          @Override
+          public void eventReceived(Action action, Pod pod) {
+            if (pod.getStatus() == null || pod.getStatus().getPhase() == null) {
+              return;
+            }
+            phases.add(pod.getStatus().getPhase());
+            java.util.Optional.ofNullable(pod.getStatus().getContainerStatuses()).orElse(List.of()).stream()
+                .filter(c -> c.getState().getWaiting() != null).forEach(c -> waiting.add(c.getState().getWaiting()
+                    .getReason()));
+          }
+
+          @Override
+          public void onClose(io.fabric8.kubernetes.client.WatcherException cause) {
+          }
+        })) {
+      create("""
+          apiVersion: jobset.x-k8s.io/v1alpha2
+          kind: JobSet
+          metadata: {name: flaky}
+          spec:
+            replicatedJobs:
+            - name: node
+              template:
+                spec:
+                  template:
+                    spec:
+                      volumes: [{name: state, emptyDir: {}}]
+                      containers:
+                      - name: node
+                        image: busybox
+                        command: [sh, -c, 'echo x >> /state/attempts; [ $(wc -l < /state/attempts) -ge 3 ]']
+                        volumeMounts: [{name: state, mountPath: /state}]
+          """);
+
+      awaitCondition("flaky", "Completed");
+
+      await().atMost(TIMEOUT).untilAsserted(() -> assertThat(phases).last().isEqualTo("Succeeded"));
+      assertThat(phases.subList(phases.indexOf("Running"), phases.size())).as("phases after the first Running")
+          .containsOnly("Running", "Succeeded");
+      assertThat(waiting).contains("CrashLoopBackOff");
+    }
+    Pod pod = client.pods().inNamespace(NS).withLabel("jobset.sigs.k8s.io/jobset-name", "flaky").list().getItems()
+        .get(0);
+    assertThat(pod.getStatus().getContainerStatuses()).singleElement().satisfies(c -> {
+      assertThat(c.getRestartCount()).isEqualTo(2);
+      assertThat(c.getState().getTerminated().getReason()).isEqualTo("Completed");
+    });
+  }
+
+  @Test
+  void theNodeHoldsItsLeaseInKubeNodeLeaseAsAKubeletDoes() {
+    var node = client.nodes().withName("local").get();
+    var lease = client.leases().inNamespace("kube-node-lease").withName("local").get();
+
+    assertThat(lease.getSpec().getHolderIdentity()).isEqualTo("local");
+    assertThat(lease.getSpec().getLeaseDurationSeconds()).isEqualTo(40);
+    assertThat(lease.getSpec().getRenewTime()).isAfter(java.time.ZonedDateTime.now().minusSeconds(30));
+    assertThat(lease.getMetadata().getOwnerReferences()).singleElement()
+        .satisfies(o -> assertThat(o.getUid()).isEqualTo(node.getMetadata().getUid()));
+  }
+
+  @Test
   void aFailingRankFailsTheJobSetWithThePodContainerExitCodeAndLastLinesAfterMaxRestarts() {
     create("""
         apiVersion: jobset.x-k8s.io/v1alpha2
@@ -335,6 +402,8 @@ class LocalExecutorTest {
     assertThat(volume.getSpec().getHostPath().getPath()).isEqualTo(directory.toString());
     assertThat(volume.getSpec().getClaimRef().getUid()).isEqualTo(claim.getMetadata().getUid());
     assertThat(volume.getStatus().getPhase()).isEqualTo("Bound");
+    assertThat(PROGRESS).filteredOn(line -> line.startsWith("persistentvolumeclaim default/initializer-claims: Bound"))
+        .hasSize(1);
     // a claim no container mounts is created, but no pod gets its volume
     var retained = client.persistentVolumeClaims().inNamespace(NS).withName("checkpoints-claims").get();
     assertThat(retained.getMetadata().getOwnerReferences()).isNullOrEmpty();
