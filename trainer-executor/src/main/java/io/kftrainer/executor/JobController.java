@@ -140,11 +140,13 @@ final class JobController implements AutoCloseable {
       if (old.getStartTime() == null) {
         status.withStartTime(Instant.now().toString());
       }
-      Optional<Pod> cannotRun = failedPods.stream().filter(JobController::failedBeforeStart).findFirst();
+      Optional<Pod> cannotRun = failedPods.stream().filter(Kubelet::cannotRunHere).findFirst();
       if (cannotRun.isPresent()) {
         // as a podFailurePolicy FailJob rule would: a replacement would fail the same way, before anything runs
-        String message = "Job has a pod that cannot run on this machine"
-            + failureDetail(List.of(cannotRun.get()), List.of());
+        String detail = failureDetail(List.of(cannotRun.get()), List.of());
+        String message = "Job has a pod that cannot run on this machine" + (detail.isEmpty()
+            ? ": pod " + cannotRun.get().getMetadata().getName() + ": " + cannotRun.get().getStatus().getMessage()
+            : detail);
         conditions = PodConditions.setJob(conditions, "FailureTarget", "True", "PodFailurePolicy", message);
         conditions = PodConditions.setJob(conditions, "Failed", "True", "PodFailurePolicy", message);
         events.record(job, "job-controller", "Warning", "PodFailurePolicy", message);
@@ -298,11 +300,6 @@ final class JobController implements AutoCloseable {
   private static Optional<ContainerStateTerminated> failure(ContainerState state) {
     return Optional.ofNullable(state).map(ContainerState::getTerminated)
         .filter(t -> !Integer.valueOf(0).equals(t.getExitCode()));
-  }
-
-  /** A pod the kubelet failed before anything ran ({@code ContainerConfigError}, with its reason as message). */
-  private static boolean failedBeforeStart(Pod pod) {
-    return Kubelet.FAILED_BEFORE_START.equals(pod.getStatus().getReason());
   }
 
   static boolean isActive(Pod pod) {

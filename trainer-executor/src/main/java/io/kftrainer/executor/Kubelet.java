@@ -44,6 +44,15 @@ final class Kubelet {
   /** The pod's {@code status.reason} when it failed before any container ran; its message says why. */
   static final String FAILED_BEFORE_START = "ContainerConfigError";
 
+  /**
+   * Whether this kubelet failed {@code pod} before anything ran, for a cause no retry removes: a container it cannot
+   * start ({@link #FAILED_BEFORE_START}) or requests beyond the node's resources ({@code OutOf<resource>}).
+   */
+  static boolean cannotRunHere(Pod pod) {
+    String reason = pod.getStatus() == null ? null : pod.getStatus().getReason();
+    return reason != null && (reason.equals(FAILED_BEFORE_START) || reason.startsWith("OutOf"));
+  }
+
   static final String NODE_NAME = "local";
   static final String CONTROLLER = "pod";
   /** The component that schedules pods, as Events name it. */
@@ -140,6 +149,17 @@ final class Kubelet {
       return;
     }
     NodeAllocation.Decision decision = allocation.admit(pod.getMetadata().getUid(), pod.getSpec());
+    if (decision.rejection() != null) {
+      // the kubelet's admission rejects a pod bound to a node that cannot hold it; this node is the only one
+      NodeAllocation.Rejection rejection = decision.rejection();
+      PodStatus status = new PodStatusBuilder().withPhase("Failed").withReason(rejection.reason())
+          .withMessage(rejection.message()).build();
+      updateStatus(pod, status);
+      events.record(pod, "kubelet", "Warning", rejection.reason(), rejection.message());
+      lastPhase.put(id, "Failed");
+      progress.accept("pod " + id + ": Failed (" + rejection.message() + ")");
+      return;
+    }
     if (!decision.admitted()) {
       if (!decision.refusal().equals(unschedulable.put(id, decision.refusal()))) {
         PodStatus status = new PodStatusBuilder().withPhase("Pending").withConditions(condition("PodScheduled",

@@ -23,11 +23,22 @@ import java.util.TreeSet;
  */
 final class NodeAllocation {
 
-  /** A pod admitted (its GPUs by container) or refused ({@code refusal}, kube-scheduler's message). */
-  record Decision(Map<String, List<Gpu>> gpus, String refusal) {
+  /**
+   * A pod admitted (its GPUs by container), refused for now ({@code refusal}, kube-scheduler's message), or
+   * rejected for good ({@code rejection}: it asks for more than the node has at all).
+   */
+  record Decision(Map<String, List<Gpu>> gpus, String refusal, Rejection rejection) {
     boolean admitted() {
-      return refusal == null;
+      return refusal == null && rejection == null;
     }
+  }
+
+  /**
+   * What the kubelet's admission says of a pod that asks for more of {@code resource} than the node's allocatable
+   * ({@code OutOf<resource>}, "Pod was rejected: Node didn't have enough resource: ..."). A cluster's scheduler would
+   * keep it {@code Pending} for a node that may come; this machine is the only node there will be.
+   */
+  record Rejection(String reason, String message) {
   }
 
   private final NodeCapacity node;
@@ -43,6 +54,15 @@ final class NodeAllocation {
 
   synchronized Decision admit(String podUid, PodSpec spec) {
     Map<String, BigDecimal> requests = PodRequests.of(spec);
+    for (Map.Entry<String, BigDecimal> request : new java.util.TreeMap<>(requests).entrySet()) {
+      BigDecimal capacity = allocatable.getOrDefault(request.getKey(), BigDecimal.ZERO);
+      if (request.getValue().compareTo(capacity) > 0) {
+        return new Decision(Map.of(), null, new Rejection("OutOf" + request.getKey(), "Pod was rejected: Node "
+            + "didn't have enough resource: " + request.getKey() + ", requested: " + amount(request.getKey(),
+            request.getValue()) + ", used: " + amount(request.getKey(), used().getOrDefault(request.getKey(),
+            BigDecimal.ZERO)) + ", capacity: " + amount(request.getKey(), capacity)));
+      }
+    }
     Map<String, BigDecimal> used = used();
     TreeSet<String> reasons = new TreeSet<>();
     if (used.getOrDefault("pods", BigDecimal.ZERO).add(BigDecimal.ONE).compareTo(allocatable.get("pods")) > 0) {
@@ -56,7 +76,7 @@ final class NodeAllocation {
       }
     });
     if (!reasons.isEmpty()) {
-      return new Decision(Map.of(), "0/1 nodes are available: " + String.join(", ", reasons) + ".");
+      return new Decision(Map.of(), "0/1 nodes are available: " + String.join(", ", reasons) + ".", null);
     }
     Map<String, BigDecimal> holds = new HashMap<>(requests);
     holds.put("pods", BigDecimal.ONE);
@@ -66,7 +86,13 @@ final class NodeAllocation {
     heldGpus.values().forEach(free::removeAll);
     List<Gpu> mine = List.copyOf(free.subList(0, gpuCount));
     heldGpus.put(podUid, mine);
-    return new Decision(byContainer(spec, mine), null);
+    return new Decision(byContainer(spec, mine), null, null);
+  }
+
+  /** As the kubelet writes amounts in its rejection: CPU in millicores, the rest in units. */
+  private static String amount(String resource, BigDecimal value) {
+    return (resource.equals("cpu") ? value.movePointRight(3) : value).setScale(0, java.math.RoundingMode.CEILING)
+        .toPlainString();
   }
 
   /** Gives back what a pod held; nothing when it held nothing. */

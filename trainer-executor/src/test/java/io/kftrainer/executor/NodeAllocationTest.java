@@ -40,35 +40,61 @@ class NodeAllocationTest {
   }
 
   @Test
-  void aPodThatDoesNotFitIsRefusedWithTheSchedulersMessageListingEveryShortResource() {
+  void aPodThatDoesNotFitNowIsRefusedWithTheSchedulersMessageListingEveryShortResource() {
     NodeAllocation node = new NodeAllocation(new NodeCapacity(4, 8 * GI, 100 * GI, 10, TWO_GPUS));
+    assertThat(node.admit("first", spec("""
+        containers:
+        - {name: a, resources: {requests: {cpu: "3"}, limits: {nvidia.com/gpu: "2"}}}
+        """)).admitted()).isTrue();
 
     NodeAllocation.Decision refused = node.admit("uid", spec("""
+        containers:
+        - {name: a, resources: {requests: {cpu: "2", memory: 1Gi}, limits: {nvidia.com/gpu: "1"}}}
+        """));
+
+    assertThat(refused.rejection()).isNull();
+    assertThat(refused.refusal())
+        .isEqualTo("0/1 nodes are available: 1 Insufficient cpu, 1 Insufficient nvidia.com/gpu.");
+    node.release("first");
+    assertThat(node.admit("uid", spec("""
+        containers:
+        - {name: a, resources: {requests: {cpu: "2", memory: 1Gi}, limits: {nvidia.com/gpu: "1"}}}
+        """)).admitted()).isTrue();
+  }
+
+  @Test
+  void aPodThatAsksForMoreThanTheNodeHasIsRejectedAsTheKubeletRejectsIt() {
+    NodeAllocation node = new NodeAllocation(new NodeCapacity(4, 8 * GI, 100 * GI, 10, TWO_GPUS));
+
+    NodeAllocation.Decision rejected = node.admit("uid", spec("""
         containers:
         - {name: a, resources: {requests: {cpu: "8", memory: 1Gi}, limits: {nvidia.com/gpu: "3"}}}
         """));
 
-    assertThat(refused.refusal())
-        .isEqualTo("0/1 nodes are available: 1 Insufficient cpu, 1 Insufficient nvidia.com/gpu.");
+    assertThat(rejected.admitted()).isFalse();
+    assertThat(rejected.rejection()).isEqualTo(new NodeAllocation.Rejection("OutOfcpu",
+        "Pod was rejected: Node didn't have enough resource: cpu, requested: 8000, used: 0, capacity: 4000"));
+    assertThat(node.admit("gpus", spec("containers: [{name: a, resources: {limits: {amd.com/gpu: 1}}}]"))
+        .rejection().reason()).isEqualTo("OutOfamd.com/gpu");
   }
 
   @Test
   void memoryAllocatableKeepsTheKubeletsEvictionThreshold() {
     NodeAllocation node = new NodeAllocation(new NodeCapacity(4, 8 * GI, 100 * GI, 10, List.of()));
 
-    assertThat(node.admit("a", spec("containers: [{name: a, resources: {requests: {memory: 8Gi}}}]")).refusal())
-        .isEqualTo("0/1 nodes are available: 1 Insufficient memory.");
+    assertThat(node.admit("a", spec("containers: [{name: a, resources: {requests: {memory: 8Gi}}}]")).rejection()
+        .reason()).isEqualTo("OutOfmemory");
     assertThat(node.admit("b", spec("containers: [{name: a, resources: {requests: {memory: 7Gi}}}]")).admitted())
         .isTrue();
   }
 
   @Test
-  void podsCapacityIsTheMaxPodsAndAResourceTheNodeLacksIsInsufficient() {
+  void podsCapacityIsTheMaxPods() {
     NodeAllocation node = new NodeAllocation(new NodeCapacity(4, 8 * GI, 100 * GI, 1, List.of()));
     assertThat(node.admit("a", spec("containers: [{name: a}]")).admitted()).isTrue();
 
-    assertThat(node.admit("b", spec("containers: [{name: a, resources: {limits: {amd.com/gpu: 1}}}]")).refusal())
-        .isEqualTo("0/1 nodes are available: 1 Insufficient amd.com/gpu, 1 Too many pods.");
+    assertThat(node.admit("b", spec("containers: [{name: a}]")).refusal())
+        .isEqualTo("0/1 nodes are available: 1 Too many pods.");
     node.release("a");
     assertThat(node.admit("c", spec("containers: [{name: a}]")).admitted()).isTrue();
   }
