@@ -61,6 +61,16 @@ public final class CustomResourceValidator {
     return Optional.ofNullable(schemas.get(key(apiVersion, kind)));
   }
 
+  /**
+   * Removes the fields the schema of the object's kind does not declare and returns their paths
+   * ({@link StructuralSchema#prune}); nothing for objects of other kinds. What kube-apiserver's decoder reports as
+   * {@code unknown field "spec.x"} when a request asks for {@code fieldValidation=Warn} or {@code Strict}.
+   */
+  public List<String> prune(ObjectNode object) {
+    return schema(object.path("apiVersion").asText(), object.path("kind").asText())
+        .map(schema -> schema.prune(object)).orElse(List.of());
+  }
+
   /** Prunes unknown fields and applies defaults in place; objects of other kinds are left alone. */
   public void prepare(ObjectNode object) {
     schema(object.path("apiVersion").asText(), object.path("kind").asText()).ifPresent(schema -> {

@@ -58,12 +58,20 @@ public final class StructuralSchema {
     return new StructuralSchema(openApiV3Schema, perCallLimit, perObjectBudget);
   }
 
-  /** Removes the fields the schema does not declare (apiVersion, kind and metadata stay at the root). */
-  public void prune(ObjectNode object) {
-    prune(schema, object, true);
+  /**
+   * Removes the fields the schema does not declare (apiVersion, kind and metadata stay at the root) and returns
+   * their paths, sorted, as kube-apiserver's pruning reports them for {@code fieldValidation}: {@code spec.a},
+   * {@code spec.list[0].b}. A removed field's own fields are not listed: only the field the schema does not know.
+   */
+  public List<String> prune(ObjectNode object) {
+    List<String> pruned = new ArrayList<>();
+    prune(schema, object, true, "", pruned);
+    // kube sorts the paths (Go's sort.Strings, by bytes; UTF-16 order is the same below the surrogates)
+    pruned.sort(null);
+    return pruned;
   }
 
-  private static void prune(JsonNode schema, JsonNode value, boolean root) {
+  private static void prune(JsonNode schema, JsonNode value, boolean root, String path, List<String> pruned) {
     if (schema == null || value == null) {
       return;
     }
@@ -79,16 +87,20 @@ public final class StructuralSchema {
           continue; // type meta and ObjectMeta are the API server's, whatever the CRD's schema says of them
         }
         JsonNode child = properties == null ? null : properties.get(field.getKey());
+        String childPath = child(path, field.getKey());
         if (child != null) {
-          prune(child, field.getValue(), false);
+          prune(child, field.getValue(), false, childPath, pruned);
         } else if (additional != null && additional.isObject()) {
-          prune(additional, field.getValue(), false);
+          prune(additional, field.getValue(), false, childPath, pruned);
         } else if (!preserve && !(additional != null && additional.asBoolean(false))) {
           fields.remove();
+          pruned.add(childPath);
         }
       }
     } else if (value.isArray() && schema.has("items")) {
-      value.forEach(item -> prune(schema.get("items"), item, false));
+      for (int i = 0; i < value.size(); i++) {
+        prune(schema.get("items"), value.get(i), false, path + "[" + i + "]", pruned);
+      }
     }
   }
 

@@ -118,6 +118,26 @@ class StructuralSchemaTest {
   }
 
   @Test
+  void pruningReportsTheRemovedFieldsSortedWithTheirPaths() {
+    ObjectNode object = (ObjectNode) json("{'apiVersion':'v','kind':'K','metadata':{'name':'n','typo':1},"
+        + "'zeta':{'deep':true},'spec':{'runtimeRef':{'name':'x','kindd':'T'},'numNode':2,"
+        + "'env':[{'name':'A','valu':'1'},{'name':'B'}],'labels':{'free':'form'}}}");
+    assertThat(SCHEMA.prune(object)).containsExactly("spec.env[0].valu", "spec.numNode", "spec.runtimeRef.kindd",
+        "zeta");
+    assertThat(SCHEMA.prune(object)).as("nothing left to prune").isEmpty();
+  }
+
+  @Test
+  void fieldsKeptByPreserveUnknownFieldsAreNotReported() {
+    StructuralSchema schema = StructuralSchema.of(json("{'type':'object','properties':{'spec':{'type':'object',"
+        + "'x-kubernetes-preserve-unknown-fields':true,'properties':{'known':{'type':'object',"
+        + "'properties':{'a':{'type':'string'}}}}}}}"));
+    ObjectNode object = (ObjectNode) json("{'spec':{'anything':{'goes':1},'known':{'a':'x','b':'y'}}}");
+    assertThat(schema.prune(object)).containsExactly("spec.known.b");
+    assertThat(object).isEqualTo(json("{'spec':{'anything':{'goes':1},'known':{'a':'x'}}}"));
+  }
+
+  @Test
   void metadataIsNeverPrunedEvenWhenTheCrdDeclaresItAsAnEmptyObject() {
     StructuralSchema schema = StructuralSchema.of(json("{'type':'object','properties':{'metadata':{'type':'object'},"
         + "'spec':{'type':'object'}}}"));
