@@ -15,7 +15,8 @@ import java.util.function.Supplier;
 
 /**
  * The {@link MergeType} of each kind: built-in kinds from {@value #RESOURCE} (the list, map and patch markers of the
- * Kubernetes OpenAPI definitions, kept equal to fabric8's copy of them by {@code KubernetesMergeTypesTest}); custom
+ * Kubernetes OpenAPI definitions and the names of their fields, kept equal to fabric8's copy of them by
+ * {@code KubernetesMergeTypesTest}); custom
  * resources from their CRD's {@code openAPIV3Schema}, with {@code metadata} typed as {@code ObjectMeta} as
  * kube-apiserver does. Built-in definitions are read on first use; CRD types are rebuilt when a CRD changes.
  */

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * trainer-api's {@code kubernetes-markers.json} too): every kind of {@code io.k8s.api} and {@code ObjectMeta}, and
  * the definitions they reach, with only what merging needs: {@code $ref}s, {@code items},
  * {@code additionalProperties}, the list, map and patch markers, the defaults of list-map keys, and the names
- * of object fields. With
+ * of every object field (what {@code fieldValidation} checks). With
  * {@code -Dtrainer.updateMergeTypes=true} it rewrites the file.
  */
 class KubernetesMergeTypesTest {
@@ -91,10 +91,9 @@ class KubernetesMergeTypesTest {
         reference(property.path("additionalProperties"))
             .ifPresent(ref -> kept.putObject("additionalProperties").put("$ref", ref));
         kept.findValuesAsText("$ref").forEach(pending::add);
-        // objects are kept even when empty: a declared field is not a map key (FieldsV1 tells them apart)
-        if (!kept.isEmpty() || property.path("type").asText().equals("object")) {
-          properties.set(key, kept);
-        }
+        // every field is kept, scalars as {}: a declared field is not a map key (FieldsV1 tells them apart), and a
+        // field the type does not declare is an unknown field (fieldValidation, UnknownFields)
+        properties.set(key, kept);
       });
       if (!properties.isEmpty()) {
         type.set("properties", properties);
