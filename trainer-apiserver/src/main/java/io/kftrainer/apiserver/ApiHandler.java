@@ -65,8 +65,9 @@ final class ApiHandler implements HttpHandler {
     this.validation = new Validation(this::storedCustomResourceDefinitions);
     this.mergeTypes = new MergeTypes(this::storedCustomResourceDefinitions);
     this.reads = new GetAndListRequests(store, this::storedCustomResourceDefinitions);
-    this.writes = new CreateAndUpdateRequests(store, validation, admission);
-    this.patches = new PatchRequests(store, writes, mergeTypes);
+    UnknownFields unknownFields = new UnknownFields(validation, mergeTypes);
+    this.writes = new CreateAndUpdateRequests(store, validation, admission, unknownFields);
+    this.patches = new PatchRequests(store, writes, mergeTypes, unknownFields);
     this.deletes = new DeleteRequests(store, this);
     this.tokens = new ServiceAccountTokens(store, java.time.Clock.systemUTC(), signingKeyFile);
     this.authorizer = new RbacAuthorizer(store);
@@ -189,7 +190,8 @@ final class ApiHandler implements HttpHandler {
 
   private static void send(HttpExchange exchange, Response response) throws IOException {
     exchange.getResponseHeaders().set("Content-Type", response.contentType());
-    for (String warning : response.warnings()) {
+    // each text once, as kube-apiserver's warning recorder
+    for (String warning : new java.util.LinkedHashSet<>(response.warnings())) {
       exchange.getResponseHeaders().add("Warning", "299 - " + quote(warning));
     }
     byte[] body = response.body();

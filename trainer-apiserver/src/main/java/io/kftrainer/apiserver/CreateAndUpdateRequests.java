@@ -20,8 +20,9 @@ import static io.kftrainer.apiserver.StatusErrors.invalid;
 import static io.kftrainer.apiserver.StatusErrors.notFound;
 
 /**
- * Creates (POST) and updates (PUT, and the commit of every patch): server-owned metadata, status subresources,
- * admission, schema validation, generation, no-op detection, then a compare-and-set on the {@link Store}.
+ * Creates (POST) and updates (PUT, and the commit of every patch): the body's unknown and repeated fields
+ * ({@link FieldValidation}), server-owned metadata, status subresources, admission, schema validation, generation,
+ * no-op detection, then a compare-and-set on the {@link Store}.
  */
 final class CreateAndUpdateRequests {
 
@@ -33,16 +34,24 @@ final class CreateAndUpdateRequests {
   private final Store store;
   private final Validation validation;
   private final AdmissionChain admission;
+  private final UnknownFields unknownFields;
 
-  CreateAndUpdateRequests(Store store, Validation validation, AdmissionChain admission) {
+  CreateAndUpdateRequests(Store store, Validation validation, AdmissionChain admission, UnknownFields unknownFields) {
     this.store = store;
     this.validation = validation;
     this.admission = admission;
+    this.unknownFields = unknownFields;
   }
 
   Response create(Target target, String contentType, byte[] body) {
+    FieldValidation directive = FieldValidation.of(target.rp(), "CreateOptions");
     ObjectNode object = parseObject(body, contentType);
     checkTypeMeta(target, object);
+    List<String> warnings = new ArrayList<>();
+    Response undecodable = decode(target, directive, contentType, body, object, warnings);
+    if (undecodable != null) {
+      return undecodable;
+    }
     ObjectNode metadata = metadata(object);
     Response misplaced = placeInNamespace(target, metadata);
     if (misplaced != null) {
@@ -56,9 +65,41 @@ final class CreateAndUpdateRequests {
       }
       metadata.put("name", prefix + randomSuffix());
     }
-    List<String> warnings = new ArrayList<>();
     Response response = createObject(target, object, warnings, AdmissionRequest.Operation.CREATE);
     return response.withWarnings(warnings);
+  }
+
+  /**
+   * What kube-apiserver's decoder does with a create or update body ({@code object}, parsed from {@code body}):
+   * drops the fields the kind does not declare and, under {@code Warn} or {@code Strict}, finds them and the keys
+   * the body repeats (a YAML body's as go-yaml words them). {@code Warn} adds them to {@code warnings};
+   * {@code Strict} answers them with kube's 400, which this returns; otherwise null.
+   */
+  private Response decode(Target target, FieldValidation directive, String contentType, byte[] body,
+      ObjectNode object, List<String> warnings) {
+    List<String> problems = new ArrayList<>();
+    if (directive.reports()) {
+      if (contentType != null && contentType.contains("yaml")) {
+        String duplicates = DuplicateFields.yamlError(body);
+        if (duplicates != null) {
+          problems.add(duplicates);
+        }
+      } else {
+        problems.addAll(DuplicateFields.jsonProblems(body));
+      }
+    }
+    problems.addAll(unknownFields.drop(target, object));
+    if (!directive.reports() || problems.isEmpty()) {
+      return null;
+    }
+    if (directive == FieldValidation.STRICT) {
+      // handlers' transformDecodeError: the kind and version of the body, defaulted from the URL
+      String kind = target.kindName();
+      return Response.status(400, "BadRequest", kind + " in version \"" + target.rp().version()
+          + "\" cannot be handled as a " + kind + ": " + FieldValidation.strictDecodingError(problems));
+    }
+    warnings.addAll(FieldValidation.warnings(problems));
+    return null;
   }
 
   /** Admission, defaults and validation, then the commit of a new object; 201 or the error. */
@@ -158,8 +199,14 @@ final class CreateAndUpdateRequests {
 
   Response update(Target target, String contentType, byte[] body) {
     ResourcePath rp = target.rp();
+    FieldValidation directive = FieldValidation.of(rp, "UpdateOptions");
     ObjectNode object = parseObject(body, contentType);
     checkTypeMeta(target, object);
+    List<String> decodeWarnings = new ArrayList<>();
+    Response undecodable = decode(target, directive, contentType, body, object, decodeWarnings);
+    if (undecodable != null) {
+      return undecodable;
+    }
     Response misnamed = nameMismatch(rp, metadata(object));
     if (misnamed != null) {
       return misnamed;
@@ -173,7 +220,7 @@ final class CreateAndUpdateRequests {
       if (!requested.isEmpty() && !requested.equals(Long.toString(current.resourceVersion()))) {
         return conflict(target);
       }
-      List<String> warnings = new ArrayList<>();
+      List<String> warnings = new ArrayList<>(decodeWarnings);
       Response response = updateObject(target, current, object.deepCopy(), warnings);
       if (response != null) {
         return response.withWarnings(warnings);

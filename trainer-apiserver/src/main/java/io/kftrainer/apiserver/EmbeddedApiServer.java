@@ -71,6 +71,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li><b>JSON merge patch</b> (RFC 7386), <b>JSON patch</b>, and <b>strategic merge patch</b> with each built-in
  *   type's patch merge keys and strategies ({@link io.kftrainer.framework.merge.StrategicMerge}; 415 for custom
  *   resources, as kube-apiserver). No-op writes keep the resourceVersion and send no watch event.</li>
+ *   <li><b>{@code fieldValidation}</b> ({@link FieldValidation}) on creates, updates and patches: unknown fields
+ *   ({@link UnknownFields}: a built-in kind's by its type, a custom resource's by its CRD's pruning) and repeated
+ *   keys ({@link DuplicateFields}) refused with kube-apiserver's 400 or 422 under {@code Strict}, answered as
+ *   {@code Warning} headers under {@code Warn} (the default), unknown fields dropped in every mode; an apply of a
+ *   field its type does not declare is structured-merge-diff's 500.</li>
  *   <li><b>Admission hooks</b> ({@link #addAdmissionHook}) on create and update: mutating ones before schema
  *       validation, validating ones after it (as kube-apiserver).</li>
  *   <li><b>For kubectl</b>: discovery, {@code /version}, a minimal OpenAPI v3 ({@link OpenApi}), {@code meta.k8s.io/v1

@@ -68,6 +68,23 @@ final class MergeType implements PatchMeta {
     return (rootMetadata != null && name.equals("metadata")) || schema.path("properties").has(name);
   }
 
+  /**
+   * Whether an object of this type may hold the field {@code name}, as structured-merge-diff types an object and
+   * kube-apiserver's decoder reads one: any name where the type leaves its fields open (a map, an object under
+   * {@code x-kubernetes-preserve-unknown-fields}, an object without declared fields, a place without a schema);
+   * otherwise the declared fields, and {@code apiVersion}, {@code kind} and {@code metadata} at the root of a kind
+   * or of an {@code x-kubernetes-embedded-resource}.
+   */
+  boolean allows(String name) {
+    boolean closed = schema.has("properties") && !schema.has("additionalProperties")
+        && !schema.path("x-kubernetes-preserve-unknown-fields").asBoolean(false);
+    if (!closed || declares(name)) {
+      return true;
+    }
+    boolean resourceRoot = rootMetadata != null || schema.path("x-kubernetes-embedded-resource").asBoolean(false);
+    return resourceRoot && (name.equals("apiVersion") || name.equals("kind") || name.equals("metadata"));
+  }
+
   /** {@code x-kubernetes-map-type: atomic}: the object is replaced and owned whole. */
   boolean atomicMap() {
     return "atomic".equals(schema.path("x-kubernetes-map-type").asText());

@@ -17,9 +17,9 @@ import java.util.Map;
  * and v2 ({@code /openapi/v2}, JSON only).
  *
  * <p>Each group version lists one PATCH operation per resource carrying {@code x-kubernetes-group-version-kind}, the
- * {@code fieldValidation} query parameter and the patch media types this server accepts: kubectl checks them before
- * it sends {@code fieldValidation=Strict} (without them {@code kubectl create/apply} fail with "failed to download
- * openapi"). Strategic merge patch is not listed, so client-side {@code kubectl apply} sends JSON merge patches for
+ * {@code fieldValidation} query parameter ({@link FieldValidation}) and the patch media types this server accepts:
+ * kubectl checks them before it sends {@code fieldValidation=Strict} (without them {@code kubectl create/apply} fail
+ * with "failed to download openapi"). Strategic merge patch is not listed, so client-side {@code kubectl apply} sends JSON merge patches for
  * custom resources, as with a real server.
  *
  * <p>Schemas are published for the kinds of the stored CRDs, as kube-apiserver builds them: the version's
@@ -99,7 +99,9 @@ final class OpenApi {
       ObjectNode parameter = patch.putArray("parameters").addObject();
       parameter.put("name", "fieldValidation").put("in", "query").put("description",
           "fieldValidation instructs the server on how to handle objects in the request containing unknown or "
-              + "duplicate fields (accepted and ignored by this server)");
+              + "duplicate fields: Ignore drops unknown fields and keeps the last of repeated ones silently; Warn "
+              + "(the default) does the same and answers a Warning header for each; Strict refuses the request "
+              + "(BadRequest), naming every unknown and repeated field");
       parameter.putObject("schema").put("type", "string").put("uniqueItems", true);
       ObjectNode content = patch.putObject("requestBody").putObject("content");
       PATCH_TYPES.forEach(type -> content.putObject(type).putObject("schema").put("type", "object"));

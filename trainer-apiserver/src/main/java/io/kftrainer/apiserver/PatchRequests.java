@@ -25,6 +25,9 @@ import static io.kftrainer.apiserver.CreateAndUpdateRequests.MAX_ATTEMPTS;
 /**
  * PATCH, every type: JSON patch, JSON merge patch, strategic merge patch ({@link StrategicMerge}) and
  * server-side apply ({@link ServerSideApply}, which also creates), committed through {@link CreateAndUpdateRequests}.
+ * Unknown and repeated fields as kube-apiserver's patch handler finds them ({@link FieldValidation}): the repeated
+ * keys of the patch and the unknown fields of the patched object; for apply, the fields its type does not declare
+ * (always refused) and the repeated keys of the configuration.
  */
 final class PatchRequests {
 
@@ -43,14 +46,23 @@ final class PatchRequests {
     APPLY, MERGE, STRATEGIC, JSON_PATCH
   }
 
+  /** The fields of a JSON patch operation (evanphx/json-patch's, as kube-apiserver decodes them strictly). */
+  private static final java.util.Set<String> OPERATION_FIELDS = java.util.Set.of("op", "path", "from", "value");
+
   private final Store store;
   private final CreateAndUpdateRequests writes;
   private final MergeTypes mergeTypes;
+  private final UnknownFields unknownFields;
 
-  PatchRequests(Store store, CreateAndUpdateRequests writes, MergeTypes mergeTypes) {
+  PatchRequests(Store store, CreateAndUpdateRequests writes, MergeTypes mergeTypes, UnknownFields unknownFields) {
     this.store = store;
     this.writes = writes;
     this.mergeTypes = mergeTypes;
+    this.unknownFields = unknownFields;
+  }
+
+  /** One request's patch: its type, parsed body and directive, and what the directive finds in the body. */
+  private record Patch(PatchKind kind, JsonNode tree, FieldValidation directive, List<String> problems) {
   }
 
   Response patch(Target target, String contentType, byte[] body) {
@@ -67,6 +79,19 @@ final class PatchRequests {
           + "accepted media types include: application/json-patch+json, application/merge-patch+json, "
           + "application/apply-patch+yaml");
     }
+    String fieldManager = rp.query().get("fieldManager");
+    List<String> optionErrors = new ArrayList<>();
+    if (kind == PatchKind.APPLY && (fieldManager == null || fieldManager.isEmpty())) {
+      optionErrors.add("fieldManager: Required value: is required for apply patch");
+    }
+    String unsupported = FieldValidation.optionError(rp);
+    if (unsupported != null) {
+      optionErrors.add(unsupported);
+    }
+    if (!optionErrors.isEmpty()) {
+      return FieldValidation.invalidOptions("PatchOptions", optionErrors);
+    }
+    FieldValidation directive = FieldValidation.of(rp, "PatchOptions");
     JsonNode patch;
     try {
       patch = kind == PatchKind.JSON_PATCH ? JSON_MAPPER.readTree(body) : parseYamlOrJson(body);
@@ -76,12 +101,7 @@ final class PatchRequests {
     if (patch == null || (kind == PatchKind.JSON_PATCH ? !patch.isArray() : !patch.isObject())) {
       return Response.status(400, "BadRequest", "the body of the request is not a valid " + kind + " patch");
     }
-    String fieldManager = rp.query().get("fieldManager");
     if (kind == PatchKind.APPLY) {
-      if (fieldManager == null || fieldManager.isEmpty()) {
-        return Response.status(UNPROCESSABLE, "Invalid", "PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: "
-            + "Required value: is required for apply patch");
-      }
       if (!patch.hasNonNull("kind") || !patch.hasNonNull("apiVersion")) {
         return Response.status(400, "BadRequest",
             "invalid object type: apiVersion and kind are required for apply patch");
@@ -90,6 +110,8 @@ final class PatchRequests {
         ((ObjectNode) patch.get(METADATA)).remove("managedFields");
       }
     }
+    Patch request = new Patch(kind, patch, directive, directive.reports() ? bodyProblems(kind, body, patch)
+        : List.of());
     for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       Store.Stored current = store.get(target.kind(), rp.namespace(), rp.name());
       List<String> warnings = new ArrayList<>();
@@ -98,9 +120,9 @@ final class PatchRequests {
         if (kind != PatchKind.APPLY || rp.subresource() != null) {
           return notFound(target);
         }
-        response = applyCreate(target, (ObjectNode) patch.deepCopy(), fieldManager, warnings);
+        response = applyCreate(target, request, fieldManager, warnings);
       } else {
-        response = patchExisting(target, kind, patch, current, fieldManager, warnings);
+        response = patchExisting(target, request, current, fieldManager, warnings);
       }
       if (response != null) {
         return response.withWarnings(warnings);
@@ -111,9 +133,58 @@ final class PatchRequests {
         details(target, rp.name())));
   }
 
-  private Response applyCreate(Target target, ObjectNode object, String fieldManager,
+  /**
+   * The repeated keys of the body as kube's patch handler decodes it strictly: a merge or strategic patch's by
+   * sigs.k8s.io/json ({@code duplicate field "spec.a"}); a JSON patch's, and the unknown fields of its operations, by
+   * sigs.k8s.io/json into its operations ({@code json patch unknown field "[0].valu"}); an apply configuration's by
+   * sigs.k8s.io/yaml's {@code UnmarshalStrict} (go-yaml's error, one for all).
+   */
+  private static List<String> bodyProblems(PatchKind kind, byte[] body, JsonNode patch) {
+    if (kind == PatchKind.APPLY) {
+      String duplicates = DuplicateFields.yamlError(body);
+      return duplicates == null ? List.of() : List.of("error converting YAML to JSON: " + duplicates);
+    }
+    if (kind != PatchKind.JSON_PATCH) {
+      return DuplicateFields.jsonProblems(body);
+    }
+    List<String> problems = new ArrayList<>();
+    DuplicateFields.jsonProblems(body).forEach(problem -> problems.add("json patch " + problem));
+    for (int i = 0; i < patch.size(); i++) {
+      for (String field : iterable(patch.get(i))) {
+        if (!OPERATION_FIELDS.contains(field)) {
+          problems.add("json patch unknown field \"[" + i + "]." + field + "\"");
+        }
+      }
+    }
+    return problems;
+  }
+
+  private static List<String> iterable(JsonNode object) {
+    List<String> names = new ArrayList<>();
+    object.fieldNames().forEachRemaining(names::add);
+    return names;
+  }
+
+  /**
+   * kube-apiserver's answer to the repeated keys of an apply configuration, once it is applied: under
+   * {@code Strict} a 400 ({@code error strict decoding YAML: ...}), under {@code Warn} one warning per key; null
+   * when the apply goes on.
+   */
+  private static Response applyDuplicates(Patch patch, List<String> warnings) {
+    if (patch.problems().isEmpty()) {
+      return null;
+    }
+    if (patch.directive() == FieldValidation.STRICT) {
+      return Response.status(400, "BadRequest", "error strict decoding YAML: " + patch.problems().get(0));
+    }
+    warnings.addAll(FieldValidation.warnings(patch.problems()));
+    return null;
+  }
+
+  private Response applyCreate(Target target, Patch patch, String fieldManager,
       List<String> warnings) {
     ResourcePath rp = target.rp();
+    ObjectNode object = (ObjectNode) patch.tree().deepCopy();
     CreateAndUpdateRequests.checkTypeMeta(target, object);
     ObjectNode metadata = metadata(object);
     Response misnamed = CreateAndUpdateRequests.nameMismatch(rp, metadata);
@@ -125,11 +196,19 @@ final class PatchRequests {
     if (misplaced != null) {
       return misplaced;
     }
+    List<String> undeclared = UnknownFields.undeclared(patch.tree(), mergeType(target));
+    if (!undeclared.isEmpty()) {
+      return UnknownFields.typingFailure(target, patch.tree(), undeclared);
+    }
     ServerSideApply.Outcome outcome;
     try {
       outcome = ServerSideApply.apply(null, applyRequest(target, object, fieldManager), mergeType(target));
     } catch (IllegalArgumentException e) {
       return untypable(target, e);
+    }
+    Response refused = applyDuplicates(patch, warnings);
+    if (refused != null) {
+      return refused;
     }
     Response response = writes.createObject(target, outcome.object(), warnings, AdmissionRequest.Operation.CREATE);
     return response.code() == 409 && "AlreadyExists".equals(reasonOf(response)) ? null : response;
@@ -161,14 +240,19 @@ final class PatchRequests {
     }
   }
 
-  private Response patchExisting(Target target, PatchKind kind, JsonNode patch, Store.Stored stored,
+  private Response patchExisting(Target target, Patch request, Store.Stored stored,
       String fieldManager, List<String> warnings) {
     ResourcePath rp = target.rp();
     JsonNode current = stored.object();
+    JsonNode patch = request.tree();
     JsonNode patched;
     try {
-      switch (kind) {
+      switch (request.kind()) {
         case APPLY:
+          List<String> undeclared = UnknownFields.undeclared(patch, mergeType(target));
+          if (!undeclared.isEmpty()) {
+            return UnknownFields.typingFailure(target, patch, undeclared);
+          }
           ServerSideApply.Outcome outcome;
           try {
             outcome = ServerSideApply.apply((ObjectNode) current,
@@ -179,6 +263,10 @@ final class PatchRequests {
           if (outcome.object() == null) {
             return Response.json(409, Response.failure(409, "Conflict",
                 ServerSideApply.message(outcome.conflicts()), ServerSideApply.details(outcome.conflicts())));
+          }
+          Response refused = applyDuplicates(request, warnings);
+          if (refused != null) {
+            return refused;
           }
           patched = outcome.object();
           break;
@@ -202,6 +290,12 @@ final class PatchRequests {
     if (!patched.isObject()) {
       return Response.status(UNPROCESSABLE, "Invalid", "the patched object is not a JSON object");
     }
+    if (request.kind() != PatchKind.APPLY) {
+      Response undecodable = decode(target, request, (ObjectNode) patched, warnings);
+      if (undecodable != null) {
+        return undecodable;
+      }
+    }
     Response misnamed = CreateAndUpdateRequests.nameMismatch(rp, patched.path(METADATA));
     if (misnamed != null) {
       return misnamed;
@@ -212,6 +306,28 @@ final class PatchRequests {
     }
     ObjectNode candidate = (ObjectNode) patched;
     return writes.updateObject(target, stored, candidate, warnings);
+  }
+
+  /**
+   * What kube-apiserver's patch handler does with the patched object, as its decoder reads it: drops the fields the
+   * kind does not declare and, with the repeated keys of the patch, reports them under {@code Warn} (warnings) and
+   * {@code Strict}: a 422 on the field {@code patch}, whose value is the patched object as kube encodes it (a strategic
+   * patch: the patch, as Go prints its map). Null when the patch goes on.
+   */
+  private Response decode(Target target, Patch request, ObjectNode patched, List<String> warnings) {
+    String value = request.directive() != FieldValidation.STRICT ? null
+        : request.kind() == PatchKind.STRATEGIC ? GoText.value(request.tree()) : GoText.json(patched);
+    List<String> problems = new ArrayList<>(request.problems());
+    problems.addAll(unknownFields.drop(target, patched));
+    if (!request.directive().reports() || problems.isEmpty()) {
+      return null;
+    }
+    if (value != null) {
+      return StatusErrors.invalid("", "", "", List.of("patch: Invalid value: " + GoText.quote(value) + ": "
+          + FieldValidation.strictDecodingError(problems)));
+    }
+    warnings.addAll(FieldValidation.warnings(problems));
+    return null;
   }
 
   private static PatchKind patchKind(String contentType) {

@@ -55,6 +55,14 @@ final class Validation {
   }
 
   /**
+   * Removes the fields a custom resource's CRD schema does not declare and returns their paths, sorted
+   * ({@link CustomResourceValidator#prune}); nothing for other kinds.
+   */
+  List<String> prune(ObjectNode object) {
+    return validator().prune(object);
+  }
+
+  /**
    * The field errors of {@code object} in kube-apiserver's words ({@link NameValidation},
    * {@link VolumePathValidation}, {@link DataSizeValidation}, then the CRD schema's); empty when valid.
    */

@@ -58,6 +58,11 @@ final class Http {
         .method("PATCH", HttpRequest.BodyPublishers.ofString(body)).build());
   }
 
+  Response put(String path, String contentType, String body) {
+    return send(request(path).header("Content-Type", contentType)
+        .PUT(HttpRequest.BodyPublishers.ofString(body)).build());
+  }
+
   Response post(String path, String contentType, String body) {
     return send(request(path).header("Content-Type", contentType)
         .POST(HttpRequest.BodyPublishers.ofString(body)).build());
