@@ -4,6 +4,7 @@ import static io.kftrainer.lab.differential.Observe.call;
 import static io.kftrainer.lab.differential.Observe.configMap;
 import static io.kftrainer.lab.differential.Observe.request;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Event;
@@ -122,6 +123,66 @@ final class Fabric8Cases {
           TRAINJOBS.formatted(ns) + query, "application/json", unknownTrainJob)
           .put("object", Observe.object(side, ns, Manifests.TRAINJOB_API_VERSION, "TrainJob", "unknown")));
     }
+    for (String validation : List.of("Strict", "Warn", "Ignore")) {
+      trainJobFieldValidation(cases, validation);
+    }
+  }
+
+  /**
+   * A TrainJob's unknown fields (in spec, in a list... and in metadata) and repeated keys on every write, with
+   * {@code validation}: create, update, merge patch, and apply (repeated keys; unknown fields, which fail the typing).
+   */
+  private static void trainJobFieldValidation(Cases cases, String validation) {
+    String query = "?fieldValidation=" + validation;
+    String how = "fieldValidation=" + validation;
+    String fields = "\"metadata\":{\"name\":\"fields\"%s,\"lables\":{\"a\":\"b\"}},\"spec\":{\"runtimeRef\":"
+        + "{\"name\":\"t\"},\"suspend\":false,\"suspend\":true,\"suspended\":true,"
+        + "\"trainer\":{\"numNode\":2,\"comand\":[\"python\"]}}";
+    cases.add("fabric8", "POST a TrainJob with unknown and duplicate fields, " + how, (side, ns) -> request(side,
+        "POST", TRAINJOBS.formatted(ns) + query, "application/json", "{" + TRAINJOB_TYPE + fields.formatted("") + "}")
+        .put("object", fieldsTrainJob(side, ns)));
+    cases.add("fabric8", "PUT a TrainJob with unknown and duplicate fields, " + how, (side, ns) -> {
+      String version = createFieldsTrainJob(side, ns);
+      return request(side, "PUT", TRAINJOBS.formatted(ns) + "/fields" + query, "application/json",
+          "{" + TRAINJOB_TYPE + fields.formatted(",\"resourceVersion\":\"" + version + "\"") + "}")
+          .put("object", fieldsTrainJob(side, ns));
+    });
+    cases.add("fabric8", "merge patch a TrainJob with unknown and duplicate fields, " + how, (side, ns) -> {
+      createFieldsTrainJob(side, ns);
+      return request(side, "PATCH", TRAINJOBS.formatted(ns) + "/fields" + query, "application/merge-patch+json",
+          "{\"metadata\":{\"lables\":{\"a\":\"b\"}},\"spec\":{\"suspend\":false,\"suspend\":true,"
+              + "\"suspended\":true}}").put("object", fieldsTrainJob(side, ns));
+    });
+    cases.add("fabric8", "apply a TrainJob with a duplicate field, " + how, (side, ns) -> request(side, "PATCH",
+        TRAINJOBS.formatted(ns) + "/fields" + query + "&fieldManager=lab", "application/apply-patch+yaml", """
+            apiVersion: trainer.kubeflow.org/v1alpha1
+            kind: TrainJob
+            metadata:
+              name: fields
+            spec:
+              runtimeRef: {name: t}
+              suspend: false
+              suspend: true
+            """).put("object", fieldsTrainJob(side, ns)));
+    cases.add("fabric8", "apply a TrainJob with unknown fields, " + how, (side, ns) -> request(side, "PATCH",
+        TRAINJOBS.formatted(ns) + "/fields" + query + "&fieldManager=lab", "application/apply-patch+yaml",
+        "{" + TRAINJOB_TYPE + "\"metadata\":{\"name\":\"fields\",\"namespace\":\"" + ns + "\"},"
+            + "\"spec\":{\"runtimeRef\":{\"name\":\"t\"},\"trainer\":{\"numNode\":2,\"comand\":[\"python\"]}}}")
+        .put("object", fieldsTrainJob(side, ns)));
+  }
+
+  private static final String TRAINJOB_TYPE = "\"apiVersion\":\"" + Manifests.TRAINJOB_API_VERSION + "\","
+      + "\"kind\":\"TrainJob\",";
+
+  /** Creates the TrainJob {@code fields} of the field validation cases, suspended; returns its resourceVersion. */
+  private static String createFieldsTrainJob(Side side, String ns) {
+    return side.admin().genericKubernetesResources(Manifests.TRAINJOB_API_VERSION, "TrainJob").inNamespace(ns)
+        .resource(trainJob("{\"metadata\": {\"name\": \"fields\"}, \"spec\": {\"runtimeRef\": {\"name\": \"t\"},"
+            + " \"suspend\": true}}")).create().getMetadata().getResourceVersion();
+  }
+
+  private static JsonNode fieldsTrainJob(Side side, String ns) {
+    return Observe.object(side, ns, Manifests.TRAINJOB_API_VERSION, "TrainJob", "fields");
   }
 
   /** A watch of events from a resourceVersion the server has forgotten: how the watch ends. */
