@@ -206,6 +206,14 @@ final class Kubelet {
         event -> {
           String[] parts = event.split(" ", 3);
           events.pod(pod, parts[0], parts[1], parts[2]);
+          if (parts[1].equals("BackOff")) {
+            // where users look: the pod stays Running, so no phase line says that its container failed
+            Optional.ofNullable(runs.get(id)).flatMap(r -> r.states().values().stream()
+                    .filter(st -> st.backOff != null).findFirst())
+                .ifPresent(st -> progress.accept("pod " + id + ": container " + st.name + " exited with code "
+                    + st.exitCode + ", restart " + (st.restartCount + 1) + " after a back-off of "
+                    + parts[2].split(" ")[1]));
+          }
         });
     run.podUid = pod.getMetadata().getUid();
     run.podIp = podIp(pod);

@@ -251,6 +251,10 @@ class LocalExecutorTest {
       assertThat(c.getRestartCount()).isEqualTo(2);
       assertThat(c.getState().getTerminated().getReason()).isEqualTo("Completed");
     });
+    assertThat(PROGRESS).filteredOn(line -> line.startsWith("pod default/" + pod.getMetadata().getName() + ": "))
+        .contains("pod default/" + pod.getMetadata().getName() + ": container node exited with code 1, restart 1 "
+            + "after a back-off of 1s", "pod default/" + pod.getMetadata().getName() + ": container node exited "
+            + "with code 1, restart 2 after a back-off of 2s");
   }
 
   @Test
