@@ -39,6 +39,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -180,6 +182,15 @@ public final class LocalMode implements AutoCloseable {
     TrainJobChildren children = new TrainJobChildren(client, operator.runner().watches());
     SharedIndexInformer<TrainJob> trainJobs = client.resources(TrainJob.class).inAnyNamespace().runnableInformer(0);
     TrainJobProgress progress = new TrainJobProgress(children::of, options.out);
+    OptimizationJobProgress optimizationProgress = new OptimizationJobProgress(options.out);
+    // what an earlier run left (a data directory keeps it) is summed up once, not replayed line by line
+    String kept = Stream.of(progress.remember(client.resources(TrainJob.class).inAnyNamespace().list().getItems()),
+            optimizationProgress.remember(client.resources(OptimizationJob.class).inAnyNamespace().list()
+                .getItems()))
+        .filter(summary -> !summary.isEmpty()).collect(Collectors.joining(" and "));
+    if (!kept.isEmpty()) {
+      options.out.accept("kept from the previous run: " + kept);
+    }
     trainJobs.addEventHandler(progress);
     watches.add(trainJobs::close);
     trainJobs.start().toCompletableFuture().join();
@@ -193,7 +204,7 @@ public final class LocalMode implements AutoCloseable {
     });
     SharedIndexInformer<OptimizationJob> optimizationJobs = client.resources(OptimizationJob.class).inAnyNamespace()
         .runnableInformer(0);
-    optimizationJobs.addEventHandler(new OptimizationJobProgress(options.out));
+    optimizationJobs.addEventHandler(optimizationProgress);
     watches.add(optimizationJobs::close);
     optimizationJobs.start().toCompletableFuture().join();
   }

@@ -45,6 +45,33 @@ final class OptimizationJobProgress implements ResourceEventHandler<Optimization
     this.out = Objects.requireNonNull(out, "out");
   }
 
+  /**
+   * Takes what {@code jobs} show now as shown, without a line (those an earlier run of local left); returns their
+   * summary, e.g. {@code 1 OptimizationJob (1 Complete)}, or empty when there are none.
+   */
+  synchronized String remember(List<OptimizationJob> jobs) {
+    Map<String, Integer> states = new java.util.TreeMap<>();
+    for (OptimizationJob job : jobs) {
+      Shown before = shown.computeIfAbsent(job.getMetadata().getUid(), uid -> new Shown(new HashMap<>(),
+          new HashMap<>()));
+      String state = "running";
+      if (job.getStatus() != null) {
+        Optional.ofNullable(job.getStatus().getTrials()).orElse(List.of())
+            .forEach(trial -> before.trials().put(trial.getTrainJobName(), trial.getState()));
+        for (Condition condition : Optional.ofNullable(job.getStatus().getConditions()).orElse(List.of())) {
+          before.conditions().put(condition.getType(), condition.getStatus() + "/" + condition.getReason());
+          if (Conditions.TRUE.equals(condition.getStatus())
+              && (OptimizationConstants.CONDITION_COMPLETE.equals(condition.getType())
+              || OptimizationConstants.CONDITION_FAILED.equals(condition.getType()))) {
+            state = condition.getType();
+          }
+        }
+      }
+      states.merge(state, 1, Integer::sum);
+    }
+    return TrainJobProgress.summary(jobs.size(), "OptimizationJob", states);
+  }
+
   @Override
   public void onAdd(OptimizationJob job) {
     report(job);

@@ -48,6 +48,8 @@ final class TrainJobProgress implements ResourceEventHandler<TrainJob> {
   private final Consumer<String> out;
   private final Map<String, Shown> shown = new ConcurrentHashMap<>();
   private final Map<String, TrainerStatus> progressShown = new ConcurrentHashMap<>();
+  /** The TrainJobs kept from an earlier run ({@link #remember}): their children are not announced again. */
+  private final Set<String> kept = ConcurrentHashMap.newKeySet();
 
   /**
    * @param children finds a TrainJob's children ({@link TrainJobChildren#of})
@@ -56,6 +58,43 @@ final class TrainJobProgress implements ResourceEventHandler<TrainJob> {
   TrainJobProgress(Function<TrainJob, List<HasMetadata>> children, Consumer<String> out) {
     this.children = Objects.requireNonNull(children, "children");
     this.out = Objects.requireNonNull(out, "out");
+  }
+
+  /**
+   * Takes what {@code trainJobs} show now as shown, without a line: the TrainJobs an earlier run of local left
+   * (a data directory keeps them), whose history is not news. Returns their summary, e.g.
+   * {@code 5 TrainJobs (3 Complete, 1 Failed, 1 running)}, or empty when there are none.
+   */
+  synchronized String remember(List<TrainJob> trainJobs) {
+    Map<String, Integer> states = new java.util.TreeMap<>();
+    for (TrainJob trainJob : trainJobs) {
+      Shown before = shownFor(trainJob);
+      List<Condition> conditions = trainJob.getStatus() == null || trainJob.getStatus().getConditions() == null
+          ? List.of() : trainJob.getStatus().getConditions();
+      String state = "running";
+      for (Condition condition : conditions) {
+        before.conditions().put(condition.getType(), condition.getStatus() + "/" + condition.getReason());
+        if (Conditions.TRUE.equals(condition.getStatus())) {
+          state = condition.getType();
+        }
+      }
+      if (trainJob.getStatus() != null && trainJob.getStatus().getTrainerStatus() != null) {
+        progressShown.put(trainJob.getMetadata().getUid(), trainJob.getStatus().getTrainerStatus());
+      }
+      kept.add(trainJob.getMetadata().getUid());
+      states.merge(state, 1, Integer::sum);
+    }
+    return summary(trainJobs.size(), "TrainJob", states);
+  }
+
+  /** {@code 5 TrainJobs (3 Complete, 1 Failed, 1 running)}; empty for none. */
+  static String summary(int count, String kind, Map<String, Integer> states) {
+    if (count == 0) {
+      return "";
+    }
+    List<String> parts = new ArrayList<>();
+    states.forEach((state, n) -> parts.add(n + " " + state));
+    return count + " " + kind + (count == 1 ? "" : "s") + " (" + String.join(", ", parts) + ")";
   }
 
   @Override
@@ -71,6 +110,7 @@ final class TrainJobProgress implements ResourceEventHandler<TrainJob> {
   @Override
   public synchronized void onDelete(TrainJob trainJob, boolean deletedFinalStateUnknown) {
     shown.remove(trainJob.getMetadata().getUid());
+    kept.remove(trainJob.getMetadata().getUid());
     progressShown.remove(trainJob.getMetadata().getUid());
     out.accept(prefix(trainJob) + "deleted");
   }
@@ -89,6 +129,9 @@ final class TrainJobProgress implements ResourceEventHandler<TrainJob> {
 
   private List<String> newChildren(TrainJob trainJob, Shown before) {
     List<String> created = new ArrayList<>();
+    if (kept.contains(trainJob.getMetadata().getUid())) {
+      return created;
+    }
     for (HasMetadata child : children.apply(trainJob)) {
       String description = TrainJobChildren.describe(child);
       if (before.children().add(description)) {

@@ -110,6 +110,11 @@ class RestartTest {
     try (LocalOperator restarted = LocalOperator.startExecuting("restart-2", List.of("--data-dir",
         data.toString()))) {
       KubernetesClient client = restarted.client();
+      // the history is summed up once, not replayed as if the jobs ran again
+      assertThat(restarted.logged("kept from the previous run: 3 TrainJobs (1 Complete, 1 Suspended, 1 running)"))
+          .as(restarted.logTail(40)).isTrue();
+      assertThat(restarted.logged("trainjob " + namespace + "/finished: Complete")).as(restarted.logTail(40))
+          .isFalse();
       assertThat(client.resources(TrainingRuntime.class).inNamespace(namespace).withName("fail-on-loss").get()
           .getMetadata().getUid()).isEqualTo(runtimeUid);
       assertThat(client.v1().events().inNamespace(namespace).list().getItems()).extracting(e -> e.getMetadata()
