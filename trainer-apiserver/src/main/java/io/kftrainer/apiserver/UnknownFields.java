@@ -123,13 +123,12 @@ final class UnknownFields {
   /**
    * structured-merge-diff's error for {@code undeclared} places, as kube-apiserver answers an apply with them (a 500:
    * its error is not a Status, kubernetes/kubernetes#139253): {@code failed to create typed patch object
-   * (ns/name; group/version, Kind=K): .spec.x: field not declared in schema}, several as {@code errors:} and one
-   * indented line each. The namespace and name are the configuration's own.
+   * (ns/name; group/version, Kind=K): .spec.x: field not declared in schema}, for one place only: kube-apiserver
+   * names one picked in Go's map order (another at each try, in the lab), here the first in the body. The namespace
+   * and name are the configuration's own.
    */
   static Response typingFailure(Target target, JsonNode config, List<String> undeclared) {
-    List<String> errors = new ArrayList<>();
-    undeclared.forEach(place -> errors.add(place + ": field not declared in schema"));
-    String text = errors.size() == 1 ? errors.get(0) : "errors:\n  " + String.join("\n  ", errors);
+    String text = undeclared.get(0) + ": field not declared in schema";
     JsonNode metadata = config.path("metadata");
     ResourcePath rp = target.rp();
     String message = "failed to create typed patch object (" + metadata.path("namespace").asText("") + "/"
