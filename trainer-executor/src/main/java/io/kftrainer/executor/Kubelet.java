@@ -241,11 +241,15 @@ final class Kubelet {
       writeStatus(pod, run);
       return;
     }
-    Optional<Container> withoutCommand = allContainers(pod).stream()
-        .filter(c -> c.getCommand() == null || c.getCommand().isEmpty()).findFirst();
-    if (withoutCommand.isPresent()) {
-      // its image's entrypoint would run on a node; here it cannot, and no retry changes that
-      String message = PodRun.noEntrypoint(withoutCommand.get());
+    Optional<String> cannotStart = allContainers(pod).stream()
+        .filter(c -> c.getCommand() == null || c.getCommand().isEmpty()).findFirst().map(PodRun::noEntrypoint)
+        .or(() -> Optional.ofNullable(pod.getSpec().getInitContainers()).orElse(List.of()).stream()
+            .filter(c -> "Always".equals(c.getRestartPolicy())).findFirst()
+            .map(c -> "the local executor does not run sidecar containers: init container \"" + c.getName()
+                + "\" has restartPolicy Always, and its pod would wait for it to end"));
+    if (cannotStart.isPresent()) {
+      // its image's entrypoint would run on a node (a sidecar would run beside the containers); no retry helps
+      String message = cannotStart.get();
       bind(pod, run);
       events.pod(pod, "Warning", "Failed", "Error: " + message);
       run.failBeforeStart("StartError", message);

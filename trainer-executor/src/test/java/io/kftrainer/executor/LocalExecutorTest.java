@@ -577,6 +577,32 @@ class LocalExecutorTest {
         .filteredOn(e -> e.getReason().equals("SuccessfulCreate")).hasSize(1));
   }
 
+  @Test
+  void aSidecarInitContainerFailsItsPodAtOnceInsteadOfHoldingItForever() {
+    create("""
+        apiVersion: jobset.x-k8s.io/v1alpha2
+        kind: JobSet
+        metadata: {name: sidecar}
+        spec:
+          replicatedJobs:
+          - name: node
+            template:
+              spec:
+                template:
+                  spec:
+                    initContainers:
+                    - {name: proxy, image: busybox, restartPolicy: Always, command: [sh, -c, 'sleep 600']}
+                    containers:
+                    - {name: node, image: busybox, command: [sh, -c, 'echo ran']}
+        """);
+
+    JobSet failed = awaitCondition("sidecar", "Failed");
+
+    assertThat(failed.getStatus().getConditions()).filteredOn(c -> c.getType().equals("Failed")).singleElement()
+        .satisfies(c -> assertThat(c.getMessage()).contains("the local executor does not run sidecar containers: "
+            + "init container \"proxy\" has restartPolicy Always"));
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"busybox", "pytorch/pytorch:2.5.0-cuda12.1", "registry.example.com:5000/team/train:v1",
       "ghcr.io/kubeflow/trainer@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
