@@ -177,6 +177,21 @@ class ConfigurationFileTest {
         + "  unknown field \"health.healthProbeBindAdress\"");
   }
 
+  @Test
+  void aPortInUseStopsRunWithItsCauseAndANonZeroExit() throws Exception {
+    awaitReady();
+    Path file = Files.writeString(Locations.workDir().resolve("config-file/taken-port.yaml"),
+        upstreamFileOn(HEALTH_PORT, LabPorts.free(), LabPorts.free()));
+
+    TrainerProcess second = TrainerProcess.start("config-file-taken-port", List.of(), List.of("run", "--config",
+        file.toString(), "--kubeconfig", Locations.workDir().resolve("config-file/kubeconfig").toString(),
+        "--leader-elect=false"), Map.of());
+    await("run to exit").atMost(START).until(() -> !second.isAlive());
+
+    assertThat(second.exitValue()).as(second.logTail(30)).isEqualTo(1);
+    assertThat(Files.readString(second.log())).contains("health-server", "Address already in use");
+  }
+
   // ---------------------------------------------------------------------------------------------------------------
 
   private static void awaitReady() {

@@ -243,15 +243,35 @@ public final class RunCommand implements Callable<Integer> {
           Runtime.getRuntime().halt(0);
         }
       }, "trainer-operator-shutdown"));
-      operator.start();
-      TrainerOperator.Termination termination = operator.awaitTermination();
-      running.set(false);
+      TrainerOperator.Termination termination;
+      try {
+        operator.start();
+        termination = operator.awaitTermination();
+      } catch (RuntimeException e) {
+        LOG.error("The operator could not start: {}", causes(e), e);
+        return 1;
+      } finally {
+        // from here on the JVM exits with the code returned: the hook, which would make it 0, is for SIGTERM only
+        running.set(false);
+      }
       if (termination.fatal()) {
         LOG.error("The operator stopped: {}", termination.reason());
         return 1;
       }
       return 0;
     }
+  }
+
+  /** {@code e}'s message and its causes', the way a person reads them: "a: b: c". */
+  static String causes(Throwable e) {
+    StringBuilder text = new StringBuilder();
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      String message = t.getMessage() != null ? t.getMessage() : t.getClass().getSimpleName();
+      if (text.indexOf(message) < 0) {
+        text.append(text.length() == 0 ? "" : ": ").append(message);
+      }
+    }
+    return text.toString();
   }
 
   /**
