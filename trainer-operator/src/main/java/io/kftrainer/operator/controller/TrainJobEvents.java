@@ -101,7 +101,11 @@ public final class TrainJobEvents {
   private boolean patch(String namespace, EventCorrelator.Decision decision, Instant now) {
     String patch = "{\"count\":" + decision.count() + ",\"lastTimestamp\":\"" + now + "\"}";
     try {
-      return client.v1().events().inNamespace(namespace).withName(decision.name())
+      // the patch alone: fabric8 reads the object first when it is named by withName(), a get that the RBAC of
+      // upstream's chart (events: create, patch) refuses
+      Event named = new EventBuilder().withNewMetadata().withNamespace(namespace).withName(decision.name())
+          .endMetadata().build();
+      return client.v1().events().inNamespace(namespace).resource(named)
           .patch(PatchContext.of(PatchType.JSON_MERGE), patch) != null;
     } catch (KubernetesClientException e) {
       if (e.getCode() == HttpURLConnection.HTTP_NOT_FOUND) {
