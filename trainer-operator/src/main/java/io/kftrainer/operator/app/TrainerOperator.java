@@ -332,9 +332,13 @@ public final class TrainerOperator {
   }
 
   private synchronized void shutDown(Termination reason) {
+    boolean wasLeader = leader.get();
     try {
       if (operator != null) {
         operator.stop();
+      }
+      if (wasLeader && config.leaderElection().enabled()) {
+        LeaseRelease.release(client, config.leaseNamespace(), config.leaderElection().leaseName(), identity, clock);
       }
     } catch (RuntimeException e) {
       LOG.warn("Error while stopping the controller", e);

@@ -78,6 +78,8 @@ class TrainerOperatorTest {
 
     leader.stop();
     assertThat(leader.awaitTermination(10, TimeUnit.SECONDS)).hasValueSatisfying(t -> assertThat(t.fatal()).isFalse());
+    // released on the way out (controller-runtime's LeaderElectionReleaseOnCancel): no wait for the Lease to expire
+    assertThat(lease(ns).getSpec().getHolderIdentity()).isNotEqualTo(leader.identity());
     await().atMost(TestCluster.TIMEOUT).until(follower::isLeader);
     cluster.createTrainJob(ns, "after", tj -> {
     });
