@@ -152,7 +152,7 @@ JAVA_TOOL_OPTIONS in manager.env would replace the image's (its class-data archi
 {{- define "trainer.manager.checkEnv" -}}
 {{- range .Values.manager.env }}
 {{- if eq .name "JAVA_TOOL_OPTIONS" }}
-{{- fail "manager.env: JAVA_TOOL_OPTIONS would replace the image's (-XX:SharedArchiveFile=/app/trainer-operator.jsa -XX:MaxRAMPercentage=75); put JVM options in JDK_JAVA_OPTIONS, which the java launcher adds to them" }}
+{{- fail "manager.env: JAVA_TOOL_OPTIONS would replace the image's (-XX:SharedArchiveFile=/app/trainer-operator.jsa -XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError); put JVM options in JDK_JAVA_OPTIONS, which the java launcher adds to them" }}
 {{- end }}
 {{- end }}
 {{- end }}

@@ -151,7 +151,8 @@ class OperatorImageIT {
   @Order(2)
   void startsWithItsClassDataArchiveAndTheMountedPlugin() throws IOException {
     String log = log();
-    assertThat(log).contains("Picked up JAVA_TOOL_OPTIONS: -XX:SharedArchiveFile=/app/trainer-operator.jsa");
+    assertThat(log).contains("Picked up JAVA_TOOL_OPTIONS: -XX:SharedArchiveFile=/app/trainer-operator.jsa "
+        + "-XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError");
     assertThat(log).as("the JVM maps the image's AppCDS archive (it warns when the archive does not match)")
         .doesNotContain("Unable to use shared archive");
     assertThat(log).containsPattern("Loaded plugin \\S+ .* from " + PLUGINS + "/team/plugin-example");
