@@ -14,7 +14,7 @@ import java.util.List;
 
 /**
  * Decodes the {@code application/vnd.kubernetes.protobuf} request bodies that {@code kubectl create namespace|configmap|
- * secret|serviceaccount|token} send (kubectl's typed clients write protobuf and do not fall back to JSON), and the
+ * secret|serviceaccount|token} and {@code kubectl auth can-i|whoami} send (kubectl's typed clients write protobuf and do not fall back to JSON), and the
  * DeleteOptions of typed clients' deletes (helm's, of its release Secrets), into JSON. Only these kinds are understood
  * (their proto field numbers are those of k8s.io/api core/v1 and authentication/v1 and k8s.io/apimachinery meta/v1);
  * any other kind is refused with 415 by the caller.
@@ -29,6 +29,12 @@ final class KubernetesProtobuf {
   static final String DELETE_OPTIONS = "DeleteOptions";
   /** The body of {@code kubectl create token}: POSTed to {@code serviceaccounts/<name>/token}. */
   static final String TOKEN_REQUEST = "TokenRequest";
+  /**
+   * The bodies of {@code kubectl auth can-i} (SelfSubjectAccessReview, with {@code --list} SelfSubjectRulesReview)
+   * and {@code kubectl auth whoami} (SelfSubjectReview).
+   */
+  static final List<String> SELF_REVIEWS = List.of("authorization.k8s.io/v1/SelfSubjectAccessReview",
+      "authorization.k8s.io/v1/SelfSubjectRulesReview", "authentication.k8s.io/v1/SelfSubjectReview");
   private static final byte[] MAGIC = {'k', '8', 's', 0};
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
@@ -89,9 +95,25 @@ final class KubernetesProtobuf {
       });
       return object;
     }
+    if (SELF_REVIEWS.contains(apiVersion + "/" + kind) && raw != null) {
+      read(raw.newCodedInput(), (field, in) -> {
+        switch (field) {
+          case 1 -> readMessage(in, objectMeta(objectOf(object, "metadata")));
+          case 2 -> {
+            if (!kind.equals("SelfSubjectReview")) { // its field 2 is the server's status
+              readMessage(in, kind.equals("SelfSubjectRulesReview") ? rulesReviewSpec(objectOf(object, "spec"))
+                  : accessReviewSpec(objectOf(object, "spec")));
+            }
+          }
+          default -> { }
+        }
+      });
+      return object;
+    }
     if (!KINDS.contains(kind) || !apiVersion.equals("v1") || raw == null) {
       throw new UnsupportedException("protobuf bodies are understood only for v1 " + KINDS + ", not "
-          + (apiVersion.isEmpty() ? "" : apiVersion + " ") + kind + " (and DeleteOptions, TokenRequest)");
+          + (apiVersion.isEmpty() ? "" : apiVersion + " ") + kind + " (and DeleteOptions, TokenRequest, "
+          + "the self reviews of kubectl auth)");
     }
     Fields own = switch (kind) {
       case "ConfigMap" -> configMap(object);
@@ -152,6 +174,49 @@ final class KubernetesProtobuf {
         });
         case 4 -> spec.put("expirationSeconds", in.readInt64());
         default -> { }
+      }
+    };
+  }
+
+  /**
+   * authorization/v1 SelfSubjectAccessReviewSpec: resourceAttributes = 1 {namespace = 1, verb = 2, group = 3,
+   * version = 4, resource = 5, subresource = 6, name = 7}, nonResourceAttributes = 2 {path = 1, verb = 2}. The
+   * field and label selectors of resourceAttributes (8, 9) are skipped: the RBAC authorizer does not read them.
+   */
+  private static Fields accessReviewSpec(ObjectNode spec) {
+    return (field, in) -> {
+      switch (field) {
+        case 1 -> readMessage(in, (f, attributes) -> {
+          ObjectNode resource = objectOf(spec, "resourceAttributes");
+          switch (f) {
+            case 1 -> text(resource, "namespace", attributes.readString());
+            case 2 -> text(resource, "verb", attributes.readString());
+            case 3 -> text(resource, "group", attributes.readString());
+            case 4 -> text(resource, "version", attributes.readString());
+            case 5 -> text(resource, "resource", attributes.readString());
+            case 6 -> text(resource, "subresource", attributes.readString());
+            case 7 -> text(resource, "name", attributes.readString());
+            default -> { }
+          }
+        });
+        case 2 -> readMessage(in, (f, attributes) -> {
+          ObjectNode nonResource = objectOf(spec, "nonResourceAttributes");
+          switch (f) {
+            case 1 -> text(nonResource, "path", attributes.readString());
+            case 2 -> text(nonResource, "verb", attributes.readString());
+            default -> { }
+          }
+        });
+        default -> { }
+      }
+    };
+  }
+
+  /** authorization/v1 SelfSubjectRulesReviewSpec: namespace = 1. */
+  private static Fields rulesReviewSpec(ObjectNode spec) {
+    return (field, in) -> {
+      if (field == 1) {
+        text(spec, "namespace", in.readString());
       }
     };
   }

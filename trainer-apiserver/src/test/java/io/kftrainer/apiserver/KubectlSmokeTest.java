@@ -50,6 +50,19 @@ class KubectlSmokeTest {
         .withNewSource().withComponent("trainer-controller").endSource().build();
   }
 
+  /** kubectl's typed clients send these reviews in protobuf, with no JSON fallback. */
+  @Test
+  void kubectlAuthCanIAndWhoamiAndCreateTokenAreAnswered() {
+    Kubectl kubectl = new Kubectl(API.server(), dir);
+
+    assertThat(kubectl.ok("auth", "can-i", "create", "configmaps", "-n", "default").strip()).isEqualTo("yes");
+    assertThat(kubectl.ok("auth", "can-i", "get", "/healthz").strip()).isEqualTo("yes");
+    assertThat(kubectl.ok("auth", "whoami")).contains("kubernetes-admin", "system:masters");
+    assertThat(kubectl.ok("auth", "can-i", "--list", "-n", "default")).contains("*.*");
+    kubectl.ok("create", "serviceaccount", "robot", "-n", "default");
+    assertThat(kubectl.ok("create", "token", "robot", "-n", "default").strip()).startsWith("ey");
+  }
+
   @Test
   void kubectlWorksAgainstTheServer() throws IOException {
     Kubectl kubectl = new Kubectl(API.server(), dir);

@@ -284,6 +284,17 @@ final class KubectlCases {
           .putAll("get", kubectl(kubectl.run("get", "configmaps"), TEXT))
           .putAll("create", kubectl(kubectl.run("create", "configmap", "x", "--from-literal=a=1"), TEXT));
     });
+    // kubectl sends these reviews in protobuf
+    cases.add("kubectl", "auth can-i as a ServiceAccount without rights", (side, ns) -> {
+      Kubectl kubectl = Kubectl.of(side).as(nobody(side, ns));
+      return new Observation()
+          .putAll("configmaps", kubectl(kubectl.run("auth", "can-i", "get", "configmaps", "-n", ns), TEXT))
+          .putAll("reviews", kubectl(kubectl.run("auth", "can-i", "create",
+              "selfsubjectaccessreviews.authorization.k8s.io"), TEXT));
+    });
+    cases.add("kubectl", "auth whoami as a ServiceAccount", (side, ns) ->
+        kubectl(Kubectl.of(side).as(nobody(side, ns)).run("auth", "whoami", "-o", "jsonpath={.status.userInfo"
+            + ".username} {.status.userInfo.groups}"), TEXT));
     cases.add("kubectl", "create token --duration=5m", (side, ns) -> {
       account(side, ns);
       return kubectl(Kubectl.of(side).run("create", "token", "-n", ns, "nobody", "--duration=5m"), TEXT);
