@@ -65,7 +65,7 @@ RUN --mount=type=bind,from=build,source=/src,target=/src \
     bash /src/trainer-operator/src/main/docker/appcds-training.sh /app/trainer-operator.jar /app/trainer-operator.jsa \
       /src/trainer-cli/target/trainer.jar /src/examples/torch-trainjob.yaml
 
-ENV JAVA_TOOL_OPTIONS="-XX:SharedArchiveFile=/app/trainer-operator.jsa -XX:MaxRAMPercentage=75"
+ENV JAVA_TOOL_OPTIONS="-XX:SharedArchiveFile=/app/trainer-operator.jsa -XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError"
 WORKDIR /app
 USER 65532:65532
 
