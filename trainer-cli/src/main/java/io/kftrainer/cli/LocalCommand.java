@@ -38,6 +38,8 @@ public final class LocalCommand implements Callable<Integer> {
 
   /** The data directory's name when none is given: beside the kubeconfig, in the working directory by default. */
   static final String DEFAULT_DATA_DIR = "trainer-local-data";
+  /** The pods' directory made under the system's temporary directory ({@code --ephemeral}), deleted at the end. */
+  private Path temporaryRunDir;
 
   private final Streams streams;
 
@@ -143,7 +145,10 @@ public final class LocalCommand implements Callable<Integer> {
     if (!noExecute) {
       // the GPUs first: a wrong --gpus is refused before anything is created
       List<io.kftrainer.executor.Gpu> nodeGpus = io.kftrainer.executor.Gpu.fromOption(gpus, System.getenv("PATH"));
-      builder.execute(runDir != null ? runDir : data != null ? data.resolve("pods") : defaultRunDir(),
+      if (runDir == null && data == null) {
+        temporaryRunDir = defaultRunDir();
+      }
+      builder.execute(runDir != null ? runDir : data != null ? data.resolve("pods") : temporaryRunDir,
           maxPods != null ? maxPods : 2 * Runtime.getRuntime().availableProcessors()).gpus(nodeGpus);
     }
     LocalMode local = builder.start();
@@ -173,18 +178,36 @@ public final class LocalCommand implements Callable<Integer> {
     AtomicBoolean running = new AtomicBoolean(true);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       if (running.getAndSet(false)) {
-        local.close();
+        stop(local);
         println(streams.out(), "Stopped.");
         Runtime.getRuntime().halt(0);
       }
     }, "trainer-local-shutdown"));
     TrainerOperator.Termination termination = local.awaitTermination();
     if (running.getAndSet(false)) {
-      local.close();
+      stop(local);
       println(streams.err(), "Error: the operator stopped: " + termination.reason());
       return 1;
     }
     return 0;
+  }
+
+  /**
+   * Stops {@code local}, then deletes the pods' directory it made under the system's temporary directory for
+   * {@code --ephemeral} (the pods' logs, files and Secrets end with it, as its state does); a directory the user
+   * named is kept.
+   */
+  void stop(LocalMode local) {
+    local.close();
+    if (temporaryRunDir != null) {
+      try (java.util.stream.Stream<Path> paths = java.nio.file.Files.walk(temporaryRunDir)) {
+        for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+          java.nio.file.Files.deleteIfExists(path);
+        }
+      } catch (java.io.IOException | java.io.UncheckedIOException e) {
+        println(streams.err(), "Warning: cannot delete " + temporaryRunDir + ": " + e.getMessage());
+      }
+    }
   }
 
   private static Path defaultRunDir() {

@@ -210,6 +210,21 @@ class LocalCommandTest {
   }
 
   @Test
+  void anEphemeralLocalDeletesThePodsDirectoryItMadeWhenItStops() throws InterruptedException {
+    LocalCommand ephemeral = new LocalCommand(new Streams(InputStream.nullInputStream(),
+        new PrintWriter(new StringWriter(), true), new PrintWriter(new StringWriter(), true)));
+    new CommandLine(ephemeral).parseArgs("--ephemeral", "--port=0", "--max-pods=1",
+        "--kubeconfig-out=" + dir.resolve("ephemeral.kubeconfig"));
+    LocalMode started = ephemeral.start();
+    Path pods = started.executor().orElseThrow().runDir();
+    assertThat(pods).isDirectory().startsWith(Path.of(System.getProperty("java.io.tmpdir")));
+
+    ephemeral.stop(started);
+
+    assertThat(pods).as("the pods' files and Secrets end with local, as its state does").doesNotExist();
+  }
+
+  @Test
   void ephemeralAndADataDirectoryExcludeEachOther() {
     LocalCommand both = new LocalCommand(new Streams(InputStream.nullInputStream(), new PrintWriter(OUT, true),
         new PrintWriter(ERR, true)));
