@@ -212,7 +212,7 @@ final class Kubelet {
                     .filter(st -> st.backOff != null).findFirst())
                 .ifPresent(st -> progress.accept("pod " + id + ": container " + st.name + " exited with code "
                     + st.exitCode + ", restart " + (st.restartCount + 1) + " after a back-off of "
-                    + parts[2].split(" ")[1]));
+                    + PodRun.backOffMillis(st) / 1000 + "s"));
           }
         });
     run.podUid = pod.getMetadata().getUid();

@@ -297,7 +297,7 @@ final class PodRun {
     }
   }
 
-  private static long backOffMillis(State state) {
+  static long backOffMillis(State state) {
     return Math.min(30_000L, 1000L << Math.min(state.restartCount, 5));
   }
 

@@ -102,16 +102,17 @@ final class VolumeProvisioner {
         .withClaimRef(new ObjectReferenceBuilder().withApiVersion("v1").withKind("PersistentVolumeClaim")
             .withNamespace(ns).withName(name).withUid(claim.getMetadata().getUid()).build())
         .endSpec().build();
+    PersistentVolume created;
     try {
-      client.persistentVolumes().resource(volume).create();
+      created = client.persistentVolumes().resource(volume).create();
       events.record(claim, "local-path-provisioner", "Normal", "ProvisioningSucceeded",
           "Successfully provisioned volume " + volumeName(claim) + " at " + dir);
     } catch (KubernetesClientException e) {
       if (e.getCode() != 409) {
         throw e;
       }
+      created = client.persistentVolumes().withName(volumeName(claim)).get();
     }
-    PersistentVolume created = client.persistentVolumes().withName(volumeName(claim)).get();
     if (created != null && (created.getStatus() == null || !"Bound".equals(created.getStatus().getPhase()))) {
       statuses.write(created, v -> v.setStatus(new io.fabric8.kubernetes.api.model.PersistentVolumeStatusBuilder()
           .withPhase("Bound").build()));

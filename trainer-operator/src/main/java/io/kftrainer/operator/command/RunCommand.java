@@ -248,7 +248,7 @@ public final class RunCommand implements Callable<Integer> {
         operator.start();
         termination = operator.awaitTermination();
       } catch (RuntimeException e) {
-        LOG.error("The operator could not start: {}", causes(e), e);
+        LOG.error("The operator could not start: {}", e.getMessage(), e);
         return 1;
       } finally {
         // from here on the JVM exits with the code returned: the hook, which would make it 0, is for SIGTERM only
@@ -260,18 +260,6 @@ public final class RunCommand implements Callable<Integer> {
       }
       return 0;
     }
-  }
-
-  /** {@code e}'s message and its causes', the way a person reads them: "a: b: c". */
-  static String causes(Throwable e) {
-    StringBuilder text = new StringBuilder();
-    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      String message = t.getMessage() != null ? t.getMessage() : t.getClass().getSimpleName();
-      if (text.indexOf(message) < 0) {
-        text.append(text.length() == 0 ? "" : ": ").append(message);
-      }
-    }
-    return text.toString();
   }
 
   /**
