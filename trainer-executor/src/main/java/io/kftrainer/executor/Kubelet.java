@@ -176,6 +176,17 @@ final class Kubelet {
   }
 
   /**
+   * Fails {@code pod} before anything runs ({@link #FAILED_BEFORE_START}): bound, a Warning Event {@code Failed}
+   * ({@code event}), every container terminated with {@code reason} and {@code message}.
+   */
+  private void refuse(Pod pod, PodRun run, String reason, String message, String event) {
+    bind(pod, run);
+    events.pod(pod, "Warning", "Failed", event);
+    run.failBeforeStart(reason, message);
+    writeStatus(pod, run);
+  }
+
+  /**
    * What kube-scheduler's binding does: the pod names its node. Done on this thread, which writes the pod's status
    * too, so the API shows a pod bound before it shows it running.
    */
@@ -226,21 +237,17 @@ final class Kubelet {
     Optional<String> invalidImage = allContainers(pod).stream().map(c -> ImageReference.error(c.getImage()))
         .flatMap(Optional::stream).findFirst();
     if (invalidImage.isPresent()) {
-      bind(pod, run);
       events.pod(pod, "Warning", "InspectFailed", invalidImage.get());
-      events.pod(pod, "Warning", "Failed", "Error: InvalidImageName");
-      run.failBeforeStart("InvalidImageName", invalidImage.get());
-      writeStatus(pod, run);
+      refuse(pod, run, "InvalidImageName", invalidImage.get(), "Error: InvalidImageName");
       return;
     }
     Optional<String> unavailable = UnavailableRuntimes.of(pod);
     if (unavailable.isPresent()) {
-      bind(pod, run);
-      events.pod(pod, "Warning", "Failed", "Error: " + UnavailableRuntimes.REASON + ": " + unavailable.get());
-      run.failBeforeStart(UnavailableRuntimes.REASON, unavailable.get());
-      writeStatus(pod, run);
+      refuse(pod, run, UnavailableRuntimes.REASON, unavailable.get(),
+          "Error: " + UnavailableRuntimes.REASON + ": " + unavailable.get());
       return;
     }
+    // its image's entrypoint would run on a node (a sidecar would run beside the containers); no retry helps
     Optional<String> cannotStart = allContainers(pod).stream()
         .filter(c -> c.getCommand() == null || c.getCommand().isEmpty()).findFirst().map(PodRun::noEntrypoint)
         .or(() -> Optional.ofNullable(pod.getSpec().getInitContainers()).orElse(List.of()).stream()
@@ -248,12 +255,7 @@ final class Kubelet {
             .map(c -> "the local executor does not run sidecar containers: init container \"" + c.getName()
                 + "\" has restartPolicy Always, and its pod would wait for it to end"));
     if (cannotStart.isPresent()) {
-      // its image's entrypoint would run on a node (a sidecar would run beside the containers); no retry helps
-      String message = cannotStart.get();
-      bind(pod, run);
-      events.pod(pod, "Warning", "Failed", "Error: " + message);
-      run.failBeforeStart("StartError", message);
-      writeStatus(pod, run);
+      refuse(pod, run, "StartError", cannotStart.get(), "Error: " + cannotStart.get());
       return;
     }
     for (Container c : allContainers(pod)) {
