@@ -247,6 +247,14 @@ public final class Lab implements AutoCloseable {
     return current;
   }
 
+  /**
+   * kube-apiserver's audit log: one JSON {@code Event} (audit.k8s.io/v1) per line, for every request of a service
+   * account, with {@code user.username}, {@code verb}, {@code objectRef} and {@code responseStatus.code}.
+   */
+  public Path auditLog() {
+    return work.resolve("apiserver/audit.log");
+  }
+
   /** Where the components' logs are: {@code <component>.log}. */
   public Path logs() {
     return work.resolve("logs");
@@ -296,6 +304,16 @@ public final class Lab implements AutoCloseable {
     Files.writeString(dir.resolve("sa.pub"), pem(serviceAccounts.certificate().getPublicKey()));
     Files.writeString(dir.resolve("tokens.csv"), adminToken + "," + ADMIN + "," + ADMIN + ",\"system:masters\"\n");
     kubeconfig(adminKubeconfig(), ADMIN, adminToken, "default");
+    // every request of a service account, with its answer: the cluster suite checks that none was forbidden
+    Files.writeString(dir.resolve("audit-policy.yaml"), """
+        apiVersion: audit.k8s.io/v1
+        kind: Policy
+        omitStages: [RequestReceived, ResponseStarted]
+        rules:
+        - level: Metadata
+          userGroups: ["system:serviceaccounts"]
+        - level: None
+        """);
 
     LabProcess apiServer = launch("kube-apiserver", List.of(binaries.command("kube-apiserver").toString(),
         "--etcd-servers", "http://127.0.0.1:" + etcdPort,
@@ -310,6 +328,8 @@ public final class Lab implements AutoCloseable {
         "--service-account-key-file", dir.resolve("sa.pub").toString(),
         "--service-account-signing-key-file", dir.resolve("sa.key").toString(),
         "--service-cluster-ip-range", "10.96.0.0/16",
+        "--audit-policy-file", dir.resolve("audit-policy.yaml").toString(),
+        "--audit-log-path", auditLog().toString(), "--audit-log-format", "json", "--audit-log-maxsize", "0",
         "--allow-privileged=true", "--profiling=false", "--v=1"));
     HttpClient http = HttpClient.newBuilder().sslContext(trusting(ca.certificate())).build();
     await("kube-apiserver answers /readyz", apiServer, () -> http.send(

@@ -4,15 +4,18 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpsServer;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.kftrainer.http.EarlyAnswers;
+import io.kftrainer.webhook.cert.ServingCertificate;
 import io.kftrainer.webhook.cert.WebhookCertificates;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -51,6 +54,7 @@ import org.slf4j.LoggerFactory;
 public final class WebhookServer {
 
   public static final String READINESS_CHECK = "webhook";
+  public static final String LIVENESS_CHECK = "webhook-certificate";
   static final int MAX_REQUEST_BYTES = 7 * 1024 * 1024;
   static final int THREADS = 4;
   static final int QUEUE = 64;
@@ -72,6 +76,7 @@ public final class WebhookServer {
   private final BooleanSupplier cachesSynced;
   private final TlsOptions tlsOptions;
   private volatile HttpsServer server;
+  private volatile boolean started;
   private ThreadPoolExecutor executor;
 
   /** A server whose handlers read no informer cache. */
@@ -112,6 +117,7 @@ public final class WebhookServer {
       stop();
       throw e;
     }
+    started = true;
     LOG.info("Serving the admission webhooks on port {} over TLS, certificate {}", port(),
         certificates.description());
   }
@@ -145,6 +151,19 @@ public final class WebhookServer {
   /** Whether the server listens, has a certificate to present and every webhook can answer. */
   public boolean isServing() {
     return server != null && certificates.keyManager().current().isPresent() && cachesSynced.getAsBoolean();
+  }
+
+  /**
+   * The liveness check {@value #LIVENESS_CHECK}: a started server listens and presents a certificate valid at
+   * {@code now}. False once its certificate expired without a renewal, when every admission fails its TLS
+   * handshake; true before {@link #start()}, which the probe does not judge.
+   */
+  public boolean isAlive(Instant now) {
+    if (!started) {
+      return true;
+    }
+    Optional<ServingCertificate> current = certificates.keyManager().current();
+    return server != null && current.isPresent() && current.get().notAfter().isAfter(now);
   }
 
   /** The port listened on (the chosen one when the address asked for port 0). */

@@ -295,6 +295,15 @@ class WebhookServerTest {
   }
 
   @Test
+  void theServerIsAliveUntilItsCertificateExpiresUnrenewed() {
+    Instant notAfter = webhookServer.certificates().keyManager().current().orElseThrow().notAfter();
+
+    assertThat(webhookServer.isAlive(START)).isTrue();
+    assertThat(webhookServer.isAlive(notAfter.minusSeconds(1))).isTrue();
+    assertThat(webhookServer.isAlive(notAfter.plusSeconds(1))).as("expired: every admission fails TLS").isFalse();
+  }
+
+  @Test
   void untilTheCachesAreSyncedTheTrainJobValidatorAnswers503AndTheServerIsNotReady() throws Exception {
     AtomicBoolean synced = new AtomicBoolean();
     WebhookServer starting = server(apiServer, new TestingClock(START), synced::get);

@@ -19,12 +19,13 @@ import java.util.function.BooleanSupplier;
  * @param cluster the controller's informer caches; empty until the controller has started
  * @param runtimes runtimes resolved from those caches
  * @param meterRegistry where the controller's metrics are registered (for {@code /metrics})
- * @param readiness the process's readiness; components add their own checks
+ * @param readiness the process's readiness checks ({@code /readyz}); components add their own
+ * @param liveness the process's liveness checks ({@code /healthz}): what, failing, only a restart mends
  * @param leader whether this process holds the leader-election Lease (always true without leader election)
  * @param webhookCertificates the webhook's TLS certificates, as {@code config} asks for them: started by the webhook
  *     server, and presented by the status server too
  */
 public record OperatorContext(OperatorConfig config, KubernetesClient client, OperatorPlugins plugins,
     PhaseRunner runner, ObjectLookup cluster, RuntimeResolver runtimes, MeterRegistry meterRegistry,
-    Readiness readiness, BooleanSupplier leader, WebhookCertificates webhookCertificates) {
+    HealthChecks readiness, HealthChecks liveness, BooleanSupplier leader, WebhookCertificates webhookCertificates) {
 }

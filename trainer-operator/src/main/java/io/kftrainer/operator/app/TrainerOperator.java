@@ -29,6 +29,8 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
@@ -59,6 +61,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class TrainerOperator {
 
+  /** The runtime controllers' names, as {@link LegacyFinalizerReconciler#configure} gives them. */
+  private static final Set<String> RUNTIME_CONTROLLERS = Set.of(
+      TrainerConstants.TRAINING_RUNTIME_KIND.toLowerCase(Locale.ROOT),
+      TrainerConstants.CLUSTER_TRAINING_RUNTIME_KIND.toLowerCase(Locale.ROOT));
   private static final Logger LOG = LoggerFactory.getLogger(TrainerOperator.class);
 
   /** Why the operator stopped. */
@@ -74,7 +80,8 @@ public final class TrainerOperator {
   private final String identity;
   private final CacheObjectLookup cache = new CacheObjectLookup();
   private final CachedRuntimeResolver runtimes;
-  private final Readiness readiness = new Readiness();
+  private final HealthChecks readiness = new HealthChecks();
+  private final HealthChecks liveness = new HealthChecks();
   private final List<OperatorComponent> components = new ArrayList<>();
   private final List<OperatorComponent> started = new ArrayList<>();
   private final AtomicBoolean leader = new AtomicBoolean();
@@ -100,7 +107,7 @@ public final class TrainerOperator {
     this.identity = builder.identity != null ? builder.identity : "trainer-operator_" + UUID.randomUUID();
     this.runtimes = new CachedRuntimeResolver(cache, client.getKubernetesSerialization());
     OperatorContext context = new OperatorContext(config, client, plugins, runner, cache, runtimes, meterRegistry,
-        readiness, this::isLeader, WebhookComponent.certificates(config, client, clock));
+        readiness, liveness, this::isLeader, WebhookComponent.certificates(config, client, clock));
     builder.componentFactories.forEach(factory -> components.add(factory.create(context)));
   }
 
@@ -132,6 +139,10 @@ public final class TrainerOperator {
     Operator running = operator;
     readiness.register("controller", () -> running.getRuntimeInfo().isStarted()
         && running.getRuntimeInfo().allEventSourcesAreHealthy());
+    // An informer whose watch has stopped for good leaves the controller blind: a restart is the cure. One that is
+    // reconnecting is unhealthy for a moment, which the probe's failure threshold (3 x 20 s in the chart) absorbs.
+    liveness.register("informers", () -> !running.getRuntimeInfo().isStarted()
+        || running.getRuntimeInfo().allEventSourcesAreHealthy());
     if (!config.leaderElection().enabled()) {
       leader.set(true);
     }
@@ -228,8 +239,12 @@ public final class TrainerOperator {
     return leader.get() && !stopping.get();
   }
 
-  public Readiness readiness() {
+  public HealthChecks readiness() {
     return readiness;
+  }
+
+  public HealthChecks liveness() {
+    return liveness;
   }
 
   public MeterRegistry meterRegistry() {
@@ -254,12 +269,18 @@ public final class TrainerOperator {
     return identity;
   }
 
+  /** The TrainJob and OptimizationJob controllers share JOSDK's threads; runtime controllers limit themselves. */
+  private int maxConcurrentReconciles(String controller) {
+    return RUNTIME_CONTROLLERS.contains(controller) ? LegacyFinalizerReconciler.MAX_CONCURRENT_RECONCILES
+        : config.trainJobConcurrency();
+  }
+
   private void configure(ConfigurationServiceOverrider overrider) {
     overrider.withKubernetesClient(client)
         .withCloseClientOnStop(false)
         .withConcurrentReconciliationThreads(config.trainJobConcurrency())
         .withMetrics(new ControllerRuntimeMetrics(meterRegistry, MicrometerMetrics.withoutPerResourceMetrics(
-            meterRegistry), config.trainJobConcurrency()))
+            meterRegistry), this::maxConcurrentReconciles))
         .withUseSSAToPatchPrimaryResource(false)
         .withStopOnInformerErrorDuringStartup(true)
         .withInformerStoppedHandler((informer, error) -> {

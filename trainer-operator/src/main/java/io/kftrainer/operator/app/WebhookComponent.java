@@ -42,6 +42,7 @@ public final class WebhookComponent implements OperatorComponent {
         serialization, context.cluster() instanceof CacheObjectLookup cache ? cache::isSynced : () -> true,
         context.config().tls());
     context.readiness().register(WebhookServer.READINESS_CHECK, server::isServing);
+    context.liveness().register(WebhookServer.LIVENESS_CHECK, () -> server.isAlive(clock.instant()));
     return new WebhookComponent(server);
   }
 

@@ -20,7 +20,8 @@ import org.slf4j.event.KeyValuePair;
  * RFC 3339 nano timestamps), so that queries written for upstream's logs in a collector work on ours:
  * {@code level} ({@code debug}, {@code info}, {@code warn}, {@code error}), {@code ts}, {@code logger},
  * {@code msg}, then the MDC entries (JOSDK's {@code resource.name}, {@code resource.namespace}...) and SLF4J
- * key-value pairs as fields of their own, and for a throwable {@code error} (its message) and {@code stacktrace}.
+ * key-value pairs as fields of their own, and for a throwable {@code error} (its message) and, at and above the
+ * {@link StacktraceLevel}, {@code stacktrace}.
  * Logback's own {@code JsonEncoder} writes a different shape ({@code timestamp}, {@code loggerName},
  * {@code message}...); Jackson writes the JSON.
  */
@@ -55,7 +56,9 @@ public final class JsonLogEncoder extends EncoderBase<ILoggingEvent> {
       if (throwable != null) {
         json.writeStringField("error", throwable.getMessage() == null ? throwable.getClassName()
             : throwable.getMessage());
-        json.writeStringField("stacktrace", ThrowableProxyUtil.asString(throwable));
+        if (StacktraceLevel.wanted(event.getLevel())) {
+          json.writeStringField("stacktrace", ThrowableProxyUtil.asString(throwable));
+        }
       }
       json.writeEndObject();
     } catch (IOException e) {

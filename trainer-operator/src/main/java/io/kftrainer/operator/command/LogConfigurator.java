@@ -2,12 +2,12 @@ package io.kftrainer.operator.command;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
-import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.spi.Configurator;
 import ch.qos.logback.classic.spi.ConfiguratorRank;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.classic.util.ContextInitializer;
 import ch.qos.logback.core.ConsoleAppender;
+import ch.qos.logback.core.encoder.LayoutWrappingEncoder;
 import ch.qos.logback.core.spi.ContextAwareBase;
 import org.slf4j.Logger;
 
@@ -20,6 +20,7 @@ import java.util.List;
  *   <li>Logs go to stderr only: stdout belongs to the commands' output ({@code render} prints manifests there).</li>
  *   <li>The root level is INFO; {@code render} and {@code plugins} lower it to WARN when they start
  *   ({@link Logging}).</li>
+ *   <li>An exception's stack trace is written at and above the {@link StacktraceLevel} only ({@link TextLogLayout}).</li>
  *   <li>fabric8's warning, once per resource type, that a {@code v1alpha1} version is unstable is off: every
  *   TrainJob and runtime is {@code v1alpha1}, as upstream's are, so it only ever says that.</li>
  * </ul>
@@ -40,9 +41,12 @@ public final class LogConfigurator extends ContextAwareBase implements Configura
         || LogConfigurator.class.getClassLoader().getResource(ContextInitializer.TEST_AUTOCONFIG_FILE) != null) {
       return ExecutionStatus.INVOKE_NEXT_IF_ANY;
     }
-    PatternLayoutEncoder encoder = new PatternLayoutEncoder();
+    TextLogLayout layout = new TextLogLayout();
+    layout.setContext(context);
+    layout.start();
+    LayoutWrappingEncoder<ILoggingEvent> encoder = new LayoutWrappingEncoder<>();
     encoder.setContext(context);
-    encoder.setPattern(PATTERN);
+    encoder.setLayout(layout);
     encoder.start();
     ConsoleAppender<ILoggingEvent> stderr = new ConsoleAppender<>();
     stderr.setContext(context);

@@ -17,6 +17,10 @@ import picocli.CommandLine.Spec;
  *       the operator's own debug logs ({@code io.kftrainer}); libraries stay at INFO, their debug output is of
  *       no use to a cluster operator (set {@code -Dlogback.configurationFile} for that).</li>
  *   <li>{@code --zap-encoder}: {@code console} (default, text lines) or {@code json} ({@link JsonLogEncoder}).</li>
+ *   <li>{@code --zap-stacktrace-level}: {@code info}, {@code error} (default), {@code panic} (as {@code error}):
+ *       the level from which a logged exception carries its stack trace ({@link StacktraceLevel}).</li>
+ *   <li>{@code --zap-devel}: zap's development defaults: level {@code debug}, stack traces from {@code warn}; the
+ *       options above still win. Unlike zap's, the default encoder is {@code console} either way.</li>
  * </ul>
  */
 public final class LogOptions {
@@ -26,18 +30,30 @@ public final class LogOptions {
   @Spec(Spec.Target.MIXEE)
   private CommandSpec spec;
 
-  @Option(names = "--zap-log-level", paramLabel = "LEVEL", defaultValue = "info",
+  @Option(names = "--zap-log-level", paramLabel = "LEVEL",
       description = "Log level: info, error, panic (as error), debug, or a verbosity N > 0 (any N: debug logs of "
-          + "the operator itself, as upstream's --zap-log-level=2) (default: ${DEFAULT-VALUE}).")
+          + "the operator itself, as upstream's --zap-log-level=2) (default: info, with --zap-devel debug).")
   private String level;
+
+  @Option(names = "--zap-stacktrace-level", paramLabel = "LEVEL",
+      description = "Level from which a logged exception carries its stack trace: info, error, panic (as error); "
+          + "below it, one line (default: error, with --zap-devel warn).")
+  private String stacktraceLevel;
+
+  @Option(names = "--zap-devel", paramLabel = "BOOLEAN", arity = "0..1", defaultValue = "false",
+      fallbackValue = "true", description = "Development defaults, as zap's: level debug, stack traces from warn.")
+  private boolean devel;
 
   @Option(names = "--zap-encoder", paramLabel = "ENCODER", defaultValue = "console",
       description = "Log format: console (text lines) or json (one object per line: level, ts, logger, msg and "
           + "context fields, as upstream's manager) (default: ${DEFAULT-VALUE}).")
   private String encoder;
 
-  /** What the options ask for: the root level, the operator's own level, and whether to write JSON. */
-  record Settings(Level root, Level operator, boolean json) {
+  /**
+   * What the options ask for: the root level, the operator's own level, whether to write JSON, and the level from
+   * which exceptions carry their stack trace.
+   */
+  record Settings(Level root, Level operator, boolean json, Level stacktrace) {
   }
 
   /**
@@ -49,6 +65,7 @@ public final class LogOptions {
     Settings settings = settings();
     Logging.setLevel(settings.root());
     Logging.setLevel(OPERATOR_LOGGERS, settings.operator());
+    StacktraceLevel.set(settings.stacktrace());
     if (settings.json()) {
       Logging.useJson();
     }
@@ -61,16 +78,24 @@ public final class LogOptions {
       default -> throw new ParameterException(spec.commandLine(), "Invalid value for option '--zap-encoder': \""
           + encoder + "\" (expected console or json)");
     };
-    return switch (level.toLowerCase(Locale.ROOT)) {
-      case "info" -> new Settings(Level.INFO, Level.INFO, json);
-      case "error", "panic" -> new Settings(Level.ERROR, Level.ERROR, json);
-      case "debug" -> new Settings(Level.INFO, Level.DEBUG, json);
+    Level stacktrace = stacktraceLevel == null ? (devel ? Level.WARN : Level.ERROR)
+        : switch (stacktraceLevel.toLowerCase(Locale.ROOT)) {
+          case "info" -> Level.INFO;
+          case "error", "panic" -> Level.ERROR;
+          default -> throw new ParameterException(spec.commandLine(), "Invalid value for option "
+              + "'--zap-stacktrace-level': \"" + stacktraceLevel + "\" (expected info, error or panic)");
+        };
+    String given = level != null ? level : devel ? "debug" : "info";
+    return switch (given.toLowerCase(Locale.ROOT)) {
+      case "info" -> new Settings(Level.INFO, Level.INFO, json, stacktrace);
+      case "error", "panic" -> new Settings(Level.ERROR, Level.ERROR, json, stacktrace);
+      case "debug" -> new Settings(Level.INFO, Level.DEBUG, json, stacktrace);
       default -> {
-        if (!level.matches("[1-9][0-9]*")) {
+        if (!given.matches("[1-9][0-9]*")) {
           throw new ParameterException(spec.commandLine(), "Invalid value for option '--zap-log-level': \""
-              + level + "\" (expected info, error, panic, debug or an integer > 0)");
+              + given + "\" (expected info, error, panic, debug or an integer > 0)");
         }
-        yield new Settings(Level.INFO, Level.DEBUG, json);
+        yield new Settings(Level.INFO, Level.DEBUG, json, stacktrace);
       }
     };
   }

@@ -68,6 +68,9 @@ public final class RunCommand implements Callable<Integer> {
   @Mixin
   private LogOptions logging = new LogOptions();
 
+  @Mixin
+  private TlsFlags tls = new TlsFlags();
+
   @Option(names = "--kubeconfig", paramLabel = "FILE",
       description = "Kubeconfig of the cluster (default: $KUBECONFIG, then ~/.kube/config, then the in-cluster "
           + "service account).")
@@ -214,6 +217,7 @@ public final class RunCommand implements Callable<Integer> {
         given("--leader-election-lease-name") ? leaseName : election.leaseName(), election.leaseNamespace()));
     config = config.withKubeApi(given("--kube-api-qps") ? kubeApiQps : config.kubeApiQps(),
         given("--kube-api-burst") ? kubeApiBurst : config.kubeApiBurst());
+    config = config.withTls(tls.applyTo(config.tls()));
     return given("--trainjob-concurrency") ? config.withTrainJobConcurrency(trainJobConcurrency) : config;
   }
 
@@ -248,7 +252,7 @@ public final class RunCommand implements Callable<Integer> {
         operator.start();
         termination = operator.awaitTermination();
       } catch (RuntimeException e) {
-        LOG.error("The operator could not start: {}", e.getMessage(), e);
+        LOG.error("The operator could not start: {}", causes(e), e);
         return 1;
       } finally {
         // from here on the JVM exits with the code returned: the hook, which would make it 0, is for SIGTERM only
@@ -279,6 +283,21 @@ public final class RunCommand implements Callable<Integer> {
         },
         MetricsServer.factory(() -> webhook.get().server().certificates().keyManager().serverContext()),
         StatusServerComponent.factory());
+  }
+
+  /**
+   * {@code e}'s message and each cause's that says more, in one line: JOSDK wraps the reason (a Lease the RBAC does
+   * not cover) in "Error starting operator", and a cluster operator reads the first line of the log.
+   */
+  static String causes(Throwable e) {
+    StringBuilder text = new StringBuilder(String.valueOf(e.getMessage()));
+    Throwable cause = e.getCause();
+    for (int depth = 0; cause != null && depth < 8; depth++, cause = cause.getCause()) {
+      if (cause.getMessage() != null && !text.toString().contains(cause.getMessage())) {
+        text.append(": ").append(cause.getMessage());
+      }
+    }
+    return text.toString();
   }
 
   /** The pod name (HOSTNAME in a pod) plus a random part, as client-go's leader-election identities. */

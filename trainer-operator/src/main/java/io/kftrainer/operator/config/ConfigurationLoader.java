@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.kftrainer.runtime.FieldErrorText;
 import java.io.IOException;
@@ -19,6 +20,8 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Reads upstream's Configuration file as upstream's manager does ({@code pkg/config/config.go}): strictly, with the
@@ -36,6 +39,9 @@ public final class ConfigurationLoader {
       .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
       .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
       .build();
+
+  private static final Logger LOG = LoggerFactory.getLogger(ConfigurationLoader.class);
+  private static final String PROGRESS_SERVER = "progressServer";
 
   private ConfigurationLoader() {
   }
@@ -81,6 +87,7 @@ public final class ConfigurationLoader {
     List<String> problems = new ArrayList<>();
     typeMeta(tree, "apiVersion", Configuration.API_VERSION, problems);
     typeMeta(tree, "kind", Configuration.KIND, problems);
+    renameProgressServer((ObjectNode) tree, source, problems);
     try {
       Configuration decoded = YAML.treeToValue(tree, Configuration.class);
       if (problems.isEmpty()) {
@@ -90,6 +97,24 @@ public final class ConfigurationLoader {
       problems.add(describe(e));
     }
     throw new ConfigurationException(source, problems);
+  }
+
+  /**
+   * {@code progressServer}, the status server's section in upstream's first implementation of KEP-2779 (PR #3227,
+   * renamed {@code statusServer} before its release), read as {@code statusServer} so that a file written then
+   * still works; errors in it are reported under {@code statusServer}.
+   */
+  private static void renameProgressServer(ObjectNode tree, String source, List<String> problems) {
+    JsonNode older = tree.remove(PROGRESS_SERVER);
+    if (older == null) {
+      return;
+    }
+    if (tree.has("statusServer")) {
+      problems.add(PROGRESS_SERVER + ": Forbidden: the earlier name of statusServer: give only statusServer");
+      return;
+    }
+    LOG.warn("{}: {} is the earlier name of statusServer: read as statusServer", source, PROGRESS_SERVER);
+    tree.set("statusServer", older);
   }
 
   private static void typeMeta(JsonNode tree, String field, String expected, List<String> problems) {

@@ -30,6 +30,8 @@ public final class ConfigurationValidation {
   private static final int MAX_NAME = 253;
   private static final Pattern ENDPOINT_NAME = Pattern.compile("/?[A-Za-z0-9._~-]+");
   /** Group kinds of the controllers this operator runs; other keys of groupKindConcurrency have no effect. */
+  private static final Set<String> RUNTIME_GROUP_KINDS = Set.of("TrainingRuntime.trainer.kubeflow.org",
+      "ClusterTrainingRuntime.trainer.kubeflow.org");
   static final Set<String> CONTROLLER_GROUP_KINDS = Set.of(Configuration.TRAINJOB_GROUP_KIND,
       "TrainingRuntime.trainer.kubeflow.org", "ClusterTrainingRuntime.trainer.kubeflow.org");
 
@@ -74,6 +76,12 @@ public final class ConfigurationValidation {
         .filter(groupKind -> !CONTROLLER_GROUP_KINDS.contains(groupKind))
         .forEach(groupKind -> warnings.add("controller.groupKindConcurrency[" + groupKind + "]: no controller of "
             + "this operator reconciles " + groupKind + "; ignored"));
+    new TreeMap<>(config.controller().groupKindConcurrency()).forEach((groupKind, concurrency) -> {
+      if (RUNTIME_GROUP_KINDS.contains(groupKind) && concurrency != null && concurrency != 1) {
+        warnings.add("controller.groupKindConcurrency[" + groupKind + "]: " + concurrency + ": runtimes are "
+            + "reconciled one at a time (a reconcile only removes an older version's finalizer); 1 is used");
+      }
+    });
     String minVersion = config.tls().minVersion();
     if ("1.0".equals(minVersion) || "1.1".equals(minVersion)) {
       warnings.add("tls.minVersion: " + minVersion + ": the JVM refuses TLS 1.0 and 1.1 unless "

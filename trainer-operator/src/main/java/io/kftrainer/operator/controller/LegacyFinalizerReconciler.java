@@ -13,6 +13,7 @@ import io.kftrainer.api.v1alpha1.TrainingRuntime;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.concurrent.Semaphore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,9 +34,17 @@ public abstract class LegacyFinalizerReconciler<R extends HasMetadata> implement
   /** The finalizer of upstream's runtime controllers up to v2.2. */
   public static final String FINALIZER = "trainer.kubeflow.org/resource-in-use";
 
+  /**
+   * Reconciles of one runtime kind at once: upstream's {@code groupKindConcurrency} for both runtime kinds, which
+   * JOSDK's shared reconcile threads would otherwise exceed ({@code controller_runtime_max_concurrent_reconciles}
+   * says it).
+   */
+  public static final int MAX_CONCURRENT_RECONCILES = 1;
+
   private static final Logger LOG = LoggerFactory.getLogger(LegacyFinalizerReconciler.class);
 
   private final KubernetesClient client;
+  private final Semaphore reconciling = new Semaphore(MAX_CONCURRENT_RECONCILES);
 
   private LegacyFinalizerReconciler(KubernetesClient client) {
     this.client = Objects.requireNonNull(client, "client");
@@ -89,6 +98,16 @@ public abstract class LegacyFinalizerReconciler<R extends HasMetadata> implement
     if (context.isPrimaryResourceDeleted() || !isMarked(runtime)) {
       return UpdateControl.noUpdate();
     }
+    reconciling.acquireUninterruptibly();
+    try {
+      removeFinalizer(runtime);
+    } finally {
+      reconciling.release();
+    }
+    return UpdateControl.noUpdate();
+  }
+
+  private void removeFinalizer(R runtime) {
     int index = runtime.getMetadata().getFinalizers().indexOf(FINALIZER);
     String patch = "[{\"op\":\"test\",\"path\":\"/metadata/finalizers/" + index + "\",\"value\":\"" + FINALIZER
         + "\"},{\"op\":\"remove\",\"path\":\"/metadata/finalizers/" + index + "\"}]";
@@ -96,6 +115,5 @@ public abstract class LegacyFinalizerReconciler<R extends HasMetadata> implement
     LOG.info("Removed the legacy finalizer {} from {} {}", FINALIZER, runtime.getKind(),
         runtime.getMetadata().getNamespace() == null ? runtime.getMetadata().getName()
             : runtime.getMetadata().getNamespace() + "/" + runtime.getMetadata().getName());
-    return UpdateControl.noUpdate();
   }
 }

@@ -21,6 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
+import java.util.function.ToIntFunction;
 import java.util.stream.DoubleStream;
 
 /**
@@ -64,22 +65,23 @@ public final class ControllerRuntimeMetrics implements Metrics {
 
   private final MeterRegistry registry;
   private final Metrics delegate;
-  private final int maxConcurrentReconciles;
+  private final ToIntFunction<String> maxConcurrentReconciles;
   private final LongSupplier nanoClock;
   private final Map<String, ControllerMeters> controllers = new ConcurrentHashMap<>();
 
   /**
-   * @param maxConcurrentReconciles the reconciles that may run at once (JOSDK's reconciliation threads)
+   * @param maxConcurrentReconciles per controller name, the reconciles that may run at once
    */
-  public ControllerRuntimeMetrics(MeterRegistry registry, Metrics delegate, int maxConcurrentReconciles) {
+  public ControllerRuntimeMetrics(MeterRegistry registry, Metrics delegate,
+      ToIntFunction<String> maxConcurrentReconciles) {
     this(registry, delegate, maxConcurrentReconciles, System::nanoTime);
   }
 
-  ControllerRuntimeMetrics(MeterRegistry registry, Metrics delegate, int maxConcurrentReconciles,
+  ControllerRuntimeMetrics(MeterRegistry registry, Metrics delegate, ToIntFunction<String> maxConcurrentReconciles,
       LongSupplier nanoClock) {
     this.registry = Objects.requireNonNull(registry, "registry");
     this.delegate = Objects.requireNonNull(delegate, "delegate");
-    this.maxConcurrentReconciles = maxConcurrentReconciles;
+    this.maxConcurrentReconciles = Objects.requireNonNull(maxConcurrentReconciles, "maxConcurrentReconciles");
     this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
   }
 
@@ -110,7 +112,8 @@ public final class ControllerRuntimeMetrics implements Metrics {
       Gauge.builder("controller.runtime.active.workers", activeWorkers, AtomicInteger::get)
           .description("Number of currently used workers per controller")
           .tag("controller", controller).register(registry);
-      Gauge.builder("controller.runtime.max.concurrent.reconciles", () -> maxConcurrentReconciles)
+      int max = maxConcurrentReconciles.applyAsInt(controller);
+      Gauge.builder("controller.runtime.max.concurrent.reconciles", () -> max)
           .description("Maximum number of concurrent reconciles per controller")
           .tag("controller", controller).register(registry);
       Gauge.builder("workqueue.depth", queued, Map::size)

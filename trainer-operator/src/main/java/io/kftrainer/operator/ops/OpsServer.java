@@ -5,7 +5,7 @@ import com.sun.net.httpserver.HttpServer;
 import io.kftrainer.webhook.HttpServerNoDelay;
 import io.kftrainer.operator.app.OperatorComponent;
 import io.kftrainer.operator.app.OperatorConfig;
-import io.kftrainer.operator.app.Readiness;
+import io.kftrainer.operator.app.HealthChecks;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.List;
@@ -19,10 +19,11 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>{@code /healthz} (or the file's {@code livenessEndpointName}): 200 from {@link #start()} until
- *       {@link #stop()}. The operator stops its components when it stops, so a stopped operator fails its liveness
- *       probe.</li>
+ *       {@link #stop()} while every liveness check passes (the informers watch, the webhook's certificate has not
+ *       expired); otherwise 503 naming the failing checks, and the kubelet restarts the container. Upstream's
+ *       manager answers a plain ping here; a probe that cannot fail could not restart an operator gone blind.</li>
  *   <li>{@code /readyz} (or {@code readinessEndpointName}): 200 when every check of the operator's
- *       {@link Readiness} passes (the controller's informers have synced, the webhook server presents a
+ *       {@link HealthChecks} passes (the controller's informers have synced, the webhook server presents a
  *       certificate); otherwise 503 naming the failing checks.</li>
  * </ul>
  *
@@ -44,20 +45,23 @@ public final class OpsServer implements OperatorComponent {
   private final InetSocketAddress address;
   private final String livenessPath;
   private final String readinessPath;
-  private final Readiness readiness;
+  private final HealthChecks readiness;
+  private final HealthChecks liveness;
   private HttpEndpoints.Listener listener;
   private volatile boolean alive;
 
   /** Probes on {@value #HEALTHZ} and {@value #READYZ}. */
-  public OpsServer(InetSocketAddress address, Readiness readiness) {
-    this(address, HEALTHZ, READYZ, readiness);
+  public OpsServer(InetSocketAddress address, HealthChecks readiness, HealthChecks liveness) {
+    this(address, HEALTHZ, READYZ, readiness, liveness);
   }
 
-  public OpsServer(InetSocketAddress address, String livenessPath, String readinessPath, Readiness readiness) {
+  public OpsServer(InetSocketAddress address, String livenessPath, String readinessPath, HealthChecks readiness,
+      HealthChecks liveness) {
     this.address = Objects.requireNonNull(address, "address");
     this.livenessPath = Objects.requireNonNull(livenessPath, "livenessPath");
     this.readinessPath = Objects.requireNonNull(readinessPath, "readinessPath");
     this.readiness = Objects.requireNonNull(readiness, "readiness");
+    this.liveness = Objects.requireNonNull(liveness, "liveness");
   }
 
   /**
@@ -71,7 +75,7 @@ public final class OpsServer implements OperatorComponent {
         return OperatorComponent.disabled("health-server");
       }
       return new OpsServer(new InetSocketAddress(health.host(), context.config().healthPort()), health.livenessPath(),
-          health.readinessPath(), context.readiness());
+          health.readinessPath(), context.readiness(), context.liveness());
     };
   }
 
@@ -111,7 +115,12 @@ public final class OpsServer implements OperatorComponent {
   }
 
   private HttpEndpoints.Response healthz(HttpExchange exchange) {
-    return alive ? HttpEndpoints.Response.text(200, "ok") : HttpEndpoints.Response.text(503, "stopping");
+    if (!alive) {
+      return HttpEndpoints.Response.text(503, "stopping");
+    }
+    List<String> failing = liveness.failing();
+    return failing.isEmpty() ? HttpEndpoints.Response.text(200, "ok")
+        : HttpEndpoints.Response.text(503, "unhealthy: " + String.join(", ", failing));
   }
 
   private HttpEndpoints.Response readyz(HttpExchange exchange) {

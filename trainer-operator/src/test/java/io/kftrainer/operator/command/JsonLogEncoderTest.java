@@ -37,6 +37,22 @@ class JsonLogEncoderTest {
     assertThat(json.get("resource.name").asText()).isEqualTo("job");
     assertThat(json.get("resource.namespace").asText()).isEqualTo("team-a");
     assertThat(json.get("error").asText()).isEqualTo("boom");
+    assertThat(json.has("stacktrace")).as("a warning, below zap's default stacktrace level").isFalse();
+  }
+
+  @Test
+  void anErrorCarriesItsStacktraceAsZapsDefaultStacktraceLevelWants() throws Exception {
+    LoggerContext context = new LoggerContext();
+    LoggingEvent event = new LoggingEvent("test", context.getLogger("io.kftrainer.operator.Reconciler"), Level.ERROR,
+        "Cannot start", new IllegalStateException("boom"), new Object[0]);
+    event.setMDCPropertyMap(Map.of());
+    JsonLogEncoder encoder = new JsonLogEncoder();
+    encoder.setContext(context);
+    encoder.start();
+
+    JsonNode json = JSON.readTree(new String(encoder.encode(event), StandardCharsets.UTF_8));
+
+    assertThat(json.get("error").asText()).isEqualTo("boom");
     assertThat(json.get("stacktrace").asText()).startsWith("java.lang.IllegalStateException: boom");
   }
 }

@@ -4,6 +4,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.spi.Configurator.ExecutionStatus;
 import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.classic.spi.LoggingEvent;
 import ch.qos.logback.core.Appender;
 import ch.qos.logback.core.ConsoleAppender;
 import org.junit.jupiter.api.Test;
@@ -37,6 +38,24 @@ class LogConfiguratorTest {
     assertThat(context.getLogger("io.fabric8.kubernetes.client.dsl.internal.VersionUsageUtils")
         .isEnabledFor(Level.WARN)).isFalse();
     assertThat(context.getLogger("io.fabric8.kubernetes.client.informers").isEnabledFor(Level.WARN)).isTrue();
+  }
+
+  @Test
+  void anExceptionBelowTheStacktraceLevelIsOneLineOfItsMessagesAboveItItsStackTrace() {
+    LoggerContext context = new LoggerContext();
+    TextLogLayout layout = new TextLogLayout();
+    layout.setContext(context);
+    layout.start();
+    ch.qos.logback.classic.Logger logger = context.getLogger("io.kftrainer.operator.Reconciler");
+    Exception failure = new IllegalStateException("plugin boom failed", new java.io.IOException("refused"));
+
+    String warning = layout.doLayout(new LoggingEvent("test", logger, Level.WARN, "Cannot build", failure, null));
+    String error = layout.doLayout(new LoggingEvent("test", logger, Level.ERROR, "Cannot start", failure, null));
+
+    assertThat(warning).endsWith(" - Cannot build" + System.lineSeparator()
+        + "  IllegalStateException: plugin boom failed; caused by: IOException: refused" + System.lineSeparator());
+    assertThat(error).contains("Cannot start" + System.lineSeparator()
+        + "java.lang.IllegalStateException: plugin boom failed").contains("\tat ").contains("Caused by: ");
   }
 
   @Test

@@ -30,13 +30,28 @@ class LogOptionsTest {
 
   @Test
   void levelsAsControllerRuntimesFlag() {
-    assertThat(settings()).isEqualTo(new LogOptions.Settings(Level.INFO, Level.INFO, false));
+    assertThat(settings()).isEqualTo(new LogOptions.Settings(Level.INFO, Level.INFO, false, Level.ERROR));
     assertThat(settings("--zap-log-level=2")).as("upstream's manifests")
-        .isEqualTo(new LogOptions.Settings(Level.INFO, Level.DEBUG, false));
-    assertThat(settings("--zap-log-level=debug")).isEqualTo(new LogOptions.Settings(Level.INFO, Level.DEBUG, false));
-    assertThat(settings("--zap-log-level=error")).isEqualTo(new LogOptions.Settings(Level.ERROR, Level.ERROR, false));
-    assertThat(settings("--zap-log-level=panic")).isEqualTo(new LogOptions.Settings(Level.ERROR, Level.ERROR, false));
+        .isEqualTo(new LogOptions.Settings(Level.INFO, Level.DEBUG, false, Level.ERROR));
+    assertThat(settings("--zap-log-level=debug")).isEqualTo(new LogOptions.Settings(Level.INFO, Level.DEBUG, false, Level.ERROR));
+    assertThat(settings("--zap-log-level=error")).isEqualTo(new LogOptions.Settings(Level.ERROR, Level.ERROR, false, Level.ERROR));
+    assertThat(settings("--zap-log-level=panic")).isEqualTo(new LogOptions.Settings(Level.ERROR, Level.ERROR, false, Level.ERROR));
     assertThat(settings("--zap-encoder=json").json()).isTrue();
+  }
+
+  @Test
+  void stackTracesFromErrorAsZapsProductionDefaultsFromWarnWithZapDevel() {
+    assertThat(settings("--zap-stacktrace-level=info").stacktrace()).isEqualTo(Level.INFO);
+    assertThat(settings("--zap-stacktrace-level=panic").stacktrace()).isEqualTo(Level.ERROR);
+    assertThat(settings("--zap-devel")).as("zap's development defaults")
+        .isEqualTo(new LogOptions.Settings(Level.INFO, Level.DEBUG, false, Level.WARN));
+    assertThat(settings("--zap-devel=true", "--zap-log-level=info", "--zap-stacktrace-level=error"))
+        .as("the options win over --zap-devel").isEqualTo(new LogOptions.Settings(Level.INFO, Level.INFO, false,
+            Level.ERROR));
+    assertThat(settings("--zap-devel=false")).isEqualTo(settings());
+    assertThatThrownBy(() -> settings("--zap-stacktrace-level=warn")).isInstanceOf(
+        CommandLine.ParameterException.class).hasMessage("Invalid value for option '--zap-stacktrace-level': "
+        + "\"warn\" (expected info, error or panic)");
   }
 
   @Test

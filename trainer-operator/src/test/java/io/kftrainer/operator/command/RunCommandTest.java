@@ -92,7 +92,7 @@ class RunCommandTest {
         "(default: 5)", "--bind-address=ADDRESS", "(default: 0.0.0.0, every interface)",
         "--created-condition", "--allow-plugin-load-failures", "--plugin-call-timeout=SECONDS", "--config=FILE",
         "--feature-gates=NAME=BOOLEAN,...", "TrainJobStatus (alpha, default false)", "--zap-log-level=LEVEL",
-        "(default: info)", "--zap-encoder=ENCODER", "(default: console)",
+        "(default: info, with --zap-devel debug)", "--zap-encoder=ENCODER", "(default: console)",
         "An option given on the command line wins over the file, and the file over the options' defaults");
   }
 

@@ -166,6 +166,36 @@ class RunConfigFileTest {
   }
 
   @Test
+  void theTlsFlagsOfUpstreamsPr4103WinOverTheFilesTlsSection() throws IOException {
+    Path file = file("tls: {minVersion: \"1.2\", cipherSuites: [TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256]}\n");
+
+    assertThat(parse("--config", file.toString(), "--tlsMinVersion=VersionTLS13").tls()).isEqualTo(
+        new TlsOptions(Optional.of("1.3"), List.of("TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256"), List.of()));
+    assertThat(parse("--config", file.toString(), "--tlsCipherSuites",
+        "TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384, TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384").tls()).isEqualTo(
+        new TlsOptions(Optional.of("1.2"), List.of("TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384",
+            "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384"), List.of()));
+    assertThatThrownBy(() -> parse("--tlsMinVersion=1.4")).isInstanceOf(CommandLine.ParameterException.class)
+        .hasMessage("Invalid value for option '--tlsMinVersion': \"1.4\" (expected one of 1.0, 1.1, 1.2, 1.3 or "
+            + "VersionTLS10, VersionTLS11, VersionTLS12, VersionTLS13)");
+    assertThatThrownBy(() -> parse("--tlsCipherSuites=TLS_RSA_WITH_RC4")).isInstanceOf(
+        CommandLine.ParameterException.class).hasMessageStartingWith(
+        "Invalid value for option '--tlsCipherSuites': \"TLS_RSA_WITH_RC4\" is not a cipher suite this JVM supports");
+  }
+
+  @Test
+  void progressServerTheStatusServersNameInUpstreamsFirstImplementationIsReadAsStatusServer() throws IOException {
+    OperatorConfig config = parse("--config", file("progressServer: {port: 10444, qps: 7, burst: 9}\n").toString());
+
+    assertThat(config.statusServerPort()).isEqualTo(10444);
+    assertThat(config.statusServerQps()).isEqualTo(7);
+    assertThat(config.statusServerBurst()).isEqualTo(9);
+    Path both = file("progressServer: {port: 10444}\nstatusServer: {port: 10445}\n");
+    assertThatThrownBy(() -> parse("--config", both.toString())).hasMessageContaining(
+        "progressServer: Forbidden: the earlier name of statusServer: give only statusServer");
+  }
+
+  @Test
   void anUnknownFeatureGateIsAnErrorNamingIt() {
     assertThatThrownBy(() -> parse("--feature-gates=TrainJobStatus=true,TrainJobStatuz=true"))
         .isInstanceOf(IllegalArgumentException.class)

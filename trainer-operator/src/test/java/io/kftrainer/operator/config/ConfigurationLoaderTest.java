@@ -186,13 +186,16 @@ class ConfigurationLoaderTest {
   @Test
   void whatHasNoEffectHereIsAWarningNotAnError() {
     Configuration config = load("""
-        controller: {groupKindConcurrency: {OptimizationJob.trainer.kubeflow.org: 2}}
+        controller: {groupKindConcurrency: {OptimizationJob.trainer.kubeflow.org: 2,
+          TrainingRuntime.trainer.kubeflow.org: 3, ClusterTrainingRuntime.trainer.kubeflow.org: 1}}
         tls: {minVersion: "1.1", nextProtos: [h2, http/1.1]}
         """);
 
     assertThat(ConfigurationValidation.warnings(config)).containsExactly(
         "controller.groupKindConcurrency[OptimizationJob.trainer.kubeflow.org]: no controller of this operator "
             + "reconciles OptimizationJob.trainer.kubeflow.org; ignored",
+        "controller.groupKindConcurrency[TrainingRuntime.trainer.kubeflow.org]: 3: runtimes are reconciled one at "
+            + "a time (a reconcile only removes an older version's finalizer); 1 is used",
         "tls.minVersion: 1.1: the JVM refuses TLS 1.0 and 1.1 unless jdk.tls.disabledAlgorithms allows them; the "
             + "servers negotiate TLS 1.2 or later",
         "tls.nextProtos: the servers speak http/1.1 only; h2 not served");

@@ -33,8 +33,8 @@ class ControllerRuntimeMetricsTest {
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
   private final AtomicLong nanos = new AtomicLong();
   private final List<String> delegated = new ArrayList<>();
-  private final ControllerRuntimeMetrics metrics = new ControllerRuntimeMetrics(registry, recording(), 5,
-      nanos::get);
+  private final ControllerRuntimeMetrics metrics = new ControllerRuntimeMetrics(registry, recording(),
+      controller -> "trainjob".equals(controller) ? 5 : 1, nanos::get);
 
   @Test
   void anEventIsAnAddAndTheReconcileTakesItOffTheQueueObservingItsWait() {
@@ -102,7 +102,8 @@ class ControllerRuntimeMetricsTest {
         .isEqualTo(1);
     assertThat(registry.get("controller.runtime.reconcile.time").tag("controller", "trainjob").timer().count())
         .isEqualTo(3);
-    assertThat(registry.get("controller.runtime.max.concurrent.reconciles").gauge().value()).isEqualTo(5);
+    assertThat(registry.get("controller.runtime.max.concurrent.reconciles").tag("controller", "trainjob").gauge()
+        .value()).as("the controller's own limit").isEqualTo(5);
     assertThat(delegated).containsExactly("time", "time", "time");
   }
 

@@ -110,6 +110,8 @@ class OperatorEndpointsTest {
             "workqueue_depth{controller=\"trainjob\",name=\"trainjob\"}",
             "workqueue_queue_duration_seconds_bucket{controller=\"trainjob\",name=\"trainjob\",le=\"1.0E-8\"}")
         .containsPattern("workqueue_adds_total\\{controller=\"trainjob\",name=\"trainjob\"} [1-9]")
+        .as("upstream's groupKindConcurrency for runtimes").contains(
+            "controller_runtime_max_concurrent_reconciles{controller=\"trainingruntime\"} 1.0")
         .containsPattern("rest_client_requests_total\\{code=\"200\",host=\"[^\"]+\",method=\"GET\"} [1-9]")
         .containsPattern("rest_client_requests_total\\{code=\"201\",host=\"[^\"]+\",method=\"POST\"} [1-9]");
   }

@@ -3,7 +3,7 @@ package io.kftrainer.operator.ops;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.kftrainer.operator.app.Readiness;
+import io.kftrainer.operator.app.HealthChecks;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Test;
 class OpsServerTest {
 
   private final HttpClient http = HttpClient.newHttpClient();
-  private final Readiness readiness = new Readiness();
+  private final HealthChecks readiness = new HealthChecks();
+  private final HealthChecks liveness = new HealthChecks();
   private OpsServer server;
 
   @AfterEach
@@ -65,9 +66,23 @@ class OpsServerTest {
   }
 
   @Test
+  void livenessIs503NamingTheFailingChecksSoThatTheKubeletRestartsTheOperator() throws Exception {
+    AtomicBoolean watching = new AtomicBoolean(true);
+    liveness.register("informers", watching::get);
+    liveness.register("webhook", () -> true);
+    server = start();
+
+    assertResponse(get(server.healthPort(), "/healthz"), 200, "ok\n");
+    watching.set(false);
+    assertResponse(get(server.healthPort(), "/healthz"), 503, "unhealthy: informers\n");
+    watching.set(true);
+    assertResponse(get(server.healthPort(), "/healthz"), 200, "ok\n");
+  }
+
+  @Test
   void theConfigurationNamesTheProbePaths() throws Exception {
     readiness.register("all", () -> true);
-    server = new OpsServer(new InetSocketAddress("127.0.0.1", 0), "/alive", "/ready", readiness);
+    server = new OpsServer(new InetSocketAddress("127.0.0.1", 0), "/alive", "/ready", readiness, liveness);
     server.start();
 
     assertResponse(get(server.healthPort(), "/alive"), 200, "ok\n");
@@ -87,7 +102,7 @@ class OpsServerTest {
   }
 
   private OpsServer start() throws IOException {
-    OpsServer started = new OpsServer(new InetSocketAddress("127.0.0.1", 0), readiness);
+    OpsServer started = new OpsServer(new InetSocketAddress("127.0.0.1", 0), readiness, liveness);
     started.start();
     return started;
   }

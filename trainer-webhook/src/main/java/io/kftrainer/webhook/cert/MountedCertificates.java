@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.ClosedWatchServiceException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardWatchEventKinds;
 import java.nio.file.WatchKey;
@@ -138,6 +139,13 @@ public final class MountedCertificates implements WebhookCertificates {
   }
 
   private String readFile(String name) throws IOException {
-    return Files.readString(directory.resolve(name), StandardCharsets.US_ASCII);
+    try {
+      return Files.readString(directory.resolve(name), StandardCharsets.US_ASCII);
+    } catch (NoSuchFileException e) {
+      // what the JVM says is the path alone; this is the usual first day with certManagement.enable: false
+      throw new NoSuchFileException(e.getFile(), null, "no serving certificate: " + name + " is not in "
+          + directory + " (mount the certificate's Secret there, with tls.crt and tls.key, for example the one "
+          + "cert-manager issues; or let the operator make its own: certManagement.enable: true)");
+    }
   }
 }

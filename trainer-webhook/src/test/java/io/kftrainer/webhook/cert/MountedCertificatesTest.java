@@ -95,7 +95,10 @@ class MountedCertificatesTest {
   void startingWithoutACertificateFails() {
     certificates = new MountedCertificates(directory, Duration.ofMinutes(5));
 
-    assertThatThrownBy(certificates::start).isInstanceOf(IOException.class).hasMessageContaining("tls.crt");
+    assertThatThrownBy(certificates::start).isInstanceOf(IOException.class).hasMessage(directory.resolve("tls.crt")
+        + ": no serving certificate: tls.crt is not in " + directory + " (mount the certificate's Secret there, "
+        + "with tls.crt and tls.key, for example the one cert-manager issues; or let the operator make its own: "
+        + "certManagement.enable: true)");
   }
 
   @Test

@@ -7,11 +7,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
 
 /**
- * Whether the operator process is ready to serve ({@code /readyz}): every registered check passes. The controller
- * registers one (started, caches synced); components such as the webhook server add their own (certificate
- * loaded, listening). Thread-safe; checks are evaluated on every call.
+ * A set of named checks of the operator process, one set per probe: readiness ({@code /readyz}: the controller
+ * started with its caches synced, the webhook server presenting a certificate) and liveness ({@code /healthz}: the
+ * informers still watching, the webhook's certificate not expired). Components add their own. Thread-safe; checks
+ * are evaluated on every call.
  */
-public final class Readiness {
+public final class HealthChecks {
 
   private final Map<String, BooleanSupplier> checks = new ConcurrentHashMap<>();
 
@@ -20,7 +21,7 @@ public final class Readiness {
     checks.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(check, "check"));
   }
 
-  /** Ready when every check passes; with no check registered, not ready. */
+  /** Every check passes; with no check registered, false (nothing has reported yet). */
   public boolean isReady() {
     return !checks.isEmpty() && failing().isEmpty();
   }
