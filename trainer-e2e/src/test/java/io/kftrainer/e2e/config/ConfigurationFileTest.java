@@ -6,6 +6,10 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
+import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -190,6 +194,45 @@ class ConfigurationFileTest {
 
     assertThat(second.exitValue()).as(second.logTail(30)).isEqualTo(1);
     assertThat(Files.readString(second.log())).contains("health-server", "Address already in use");
+  }
+
+  /**
+   * An installation whose RBAC leaves out the Lease (a hand-written ClusterRole, a namespace-scoped install): run
+   * exits 1, and its first error line says why, at the default log level.
+   */
+  @Test
+  void aLeaseTheRbacDoesNotCoverStopsRunWithItsCauseAndANonZeroExit() throws Exception {
+    ensureNamespace();
+    client.serviceAccounts().inNamespace(NAMESPACE).resource(new ServiceAccountBuilder().withNewMetadata()
+        .withName("no-lease").endMetadata().build()).serverSideApply();
+    // everything an operator reads and writes, except coordination.k8s.io
+    client.rbac().clusterRoles().resource(new ClusterRoleBuilder().withNewMetadata().withName("no-lease")
+        .endMetadata().addNewRule().withApiGroups("", "apps", "batch", "trainer.kubeflow.org", "jobset.x-k8s.io",
+            "admissionregistration.k8s.io", "apiextensions.k8s.io", "events.k8s.io", "authentication.k8s.io",
+            "authorization.k8s.io", "scheduling.k8s.io", "scheduling.x-k8s.io", "scheduling.volcano.sh",
+            "node.k8s.io")
+        .withResources("*").withVerbs("*").endRule().build()).serverSideApply();
+    client.rbac().clusterRoleBindings().resource(new ClusterRoleBindingBuilder().withNewMetadata()
+        .withName("no-lease").endMetadata().withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", "no-lease")
+        .addNewSubject().withKind("ServiceAccount").withName("no-lease").withNamespace(NAMESPACE).endSubject()
+        .build()).serverSideApply();
+    String token = client.serviceAccounts().inNamespace(NAMESPACE).withName("no-lease")
+        .tokenRequest(new TokenRequestBuilder().withNewSpec().endSpec().build()).getStatus().getToken();
+    Path admin = Locations.workDir().resolve("config-file/kubeconfig");
+    Path kubeconfig = Files.writeString(Locations.workDir().resolve("config-file/no-lease.kubeconfig"),
+        Files.readString(admin).replaceAll("(?m)^(\\s*token: ).*$", "$1" + token));
+    Path file = Files.writeString(Locations.workDir().resolve("config-file/no-lease.yaml"),
+        upstreamFileOn(LabPorts.free(), LabPorts.free(), LabPorts.free()));
+
+    // the operator's namespace as the running operator's: the same webhook Secret, so the same CA in the webhooks
+    TrainerProcess refused = TrainerProcess.start("config-file-no-lease", List.of(), List.of("run", "--config",
+        file.toString(), "--kubeconfig", kubeconfig.toString()), Map.of());
+    await("run to exit").atMost(START).until(() -> !refused.isAlive());
+
+    assertThat(refused.exitValue()).as(refused.logTail(30)).isEqualTo(1);
+    assertThat(Files.readString(refused.log()).lines().filter(line -> line.contains(" ERROR ")
+        && line.contains("The operator could not start: ")).findFirst()).as(refused.logTail(30))
+        .hasValueSatisfying(line -> assertThat(line).containsIgnoringCase("lease"));
   }
 
   // ---------------------------------------------------------------------------------------------------------------
