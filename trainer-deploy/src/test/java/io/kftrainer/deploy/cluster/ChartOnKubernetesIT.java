@@ -3,8 +3,6 @@ package io.kftrainer.deploy.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -22,6 +20,7 @@ import io.kftrainer.deploy.Deploy;
 import io.kftrainer.deploy.Tools;
 import io.kftrainer.deploy.image.BwrapContainer;
 import io.kftrainer.deploy.image.ImageArchive;
+import io.kftrainer.lab.AuditLog;
 import io.kftrainer.lab.Lab;
 import io.kftrainer.lab.LabExtension;
 import io.kftrainer.lab.LabPorts;
@@ -86,8 +85,6 @@ class ChartOnKubernetesIT {
   private static final List<String> POD_GROUP_CRDS = List.of(
       "trainer-plugins-coscheduling/src/main/resources/META-INF/trainer/crds/scheduling.x-k8s.io_podgroups.yaml",
       "trainer-plugins-volcano/src/main/resources/META-INF/trainer/crds/scheduling.volcano.sh_podgroups.yaml");
-
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   private static Lab lab;
   private static KubernetesClient admin;
@@ -841,27 +838,12 @@ class ChartOnKubernetesIT {
    */
   @Test
   @Order(Integer.MAX_VALUE)
-  void theChartsRbacAllowedEveryRequestOfTheOperator() throws IOException {
-    String operatorUser = "system:serviceaccount:" + NAMESPACE + ":";
-    List<String> forbidden = new ArrayList<>();
-    long seen = 0;
-    try (var lines = Files.lines(lab.auditLog())) {
-      for (String line : (Iterable<String>) lines::iterator) {
-        JsonNode event = JSON.readTree(line);
-        if (!event.path("user").path("username").asText().startsWith(operatorUser)) {
-          continue;
-        }
-        seen++;
-        if (event.path("responseStatus").path("code").asInt() == 403) {
-          JsonNode object = event.path("objectRef");
-          forbidden.add(event.path("verb").asText() + " " + object.path("apiGroup").asText() + "/"
-              + object.path("resource").asText() + " in " + object.path("namespace").asText("(cluster)")
-              + ": " + event.path("requestURI").asText());
-        }
-      }
-    }
-    assertThat(seen).as("the operator's requests in the audit log").isGreaterThan(100);
-    assertThat(forbidden).as("requests the chart's RBAC refused").isEmpty();
+  void theChartsRbacAllowedEveryRequestOfTheOperator() {
+    List<AuditLog.Request> requests = AuditLog.requests(lab.auditLog(), "system:serviceaccount:" + NAMESPACE + ":");
+
+    assertThat(requests).as("the operator's requests in the audit log").hasSizeGreaterThan(100);
+    assertThat(requests).filteredOn(request -> request.code() == 403).as("requests the chart's RBAC refused")
+        .isEmpty();
   }
 
   /**
