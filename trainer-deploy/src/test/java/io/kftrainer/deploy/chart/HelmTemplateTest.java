@@ -122,6 +122,29 @@ class HelmTemplateTest {
         .containsExactlyInAnyOrderElementsOf(values.values());
   }
 
+  /**
+   * The runtimes are a post-install hook only where the cluster does not serve their kind yet (the install that
+   * brings the CRDs: helm could not map them), with the release's ownership metadata so that the next upgrade adopts
+   * them; wherever the kind is served (every upgrade, an install with the CRDs applied beforehand) they are ordinary
+   * objects of the release, which helm updates in place and never deletes to create again.
+   */
+  @Test
+  void theRuntimesAreAHookOnlyWhereTheirKindIsNotServedYet() throws IOException {
+    List<HasMetadata> hooks = Renders.chart(RUNTIMES_ONLY, "--set", "runtimes.defaultEnabled=true")
+        .ofKind("ClusterTrainingRuntime");
+    assertThat(hooks).hasSize(8).allSatisfy(runtime -> assertThat(runtime.getMetadata().getAnnotations())
+        .containsEntry("helm.sh/hook", "post-install,post-rollback")
+        .containsEntry("meta.helm.sh/release-name", Renders.RELEASE)
+        .containsEntry("meta.helm.sh/release-namespace", Renders.NAMESPACE));
+    assertThat(hooks).allSatisfy(runtime -> assertThat(runtime.getMetadata().getLabels())
+        .containsEntry("app.kubernetes.io/managed-by", "Helm"));
+
+    List<HasMetadata> ordinary = Renders.chart(RUNTIMES_ONLY, "--set", "runtimes.defaultEnabled=true",
+        "--api-versions", "trainer.kubeflow.org/v1alpha1/ClusterTrainingRuntime").ofKind("ClusterTrainingRuntime");
+    assertThat(ordinary).hasSize(8).allSatisfy(runtime -> assertThat(runtime.getMetadata().getAnnotations())
+        .as(runtime.getMetadata().getName()).isNullOrEmpty());
+  }
+
   @Test
   void aRuntimeImageValueReplacesTheShippedImage() throws IOException {
     String yaml = Renders.template(RUNTIMES_ONLY, "--set", "runtimes.xgboostDistributed.enabled=true",

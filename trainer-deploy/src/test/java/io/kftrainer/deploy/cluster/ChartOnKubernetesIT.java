@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
@@ -37,9 +38,16 @@ import java.security.cert.CertificateFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
@@ -830,8 +838,89 @@ class ChartOnKubernetesIT {
     assertThat(get(metrics, null).statusCode()).isEqualTo(401);
   }
 
+  /**
+   * {@code helm upgrade} under a stream of TrainJob creates (one every 100 ms, each admitted by the webhook, which
+   * refuses a TrainJob whose runtime does not exist): none is refused, as the runtimes are updated in place (same
+   * uid), where a runtime deleted and created again by the upgrade refused each create in between with
+   * {@code spec.runtimeRef: Not found: "torch-distributed"}. The counts and the upgrade's duration are printed.
+   */
   @Test
   @Order(9)
+  void aHelmUpgradeUnderAStreamOfTrainJobCreatesRefusesNone() throws Exception {
+    String namespace = "upgrade-load";
+    admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build())
+        .create();
+    Map<String, String> before = runtimeUids();
+    assertThat(before).hasSize(8);
+    assertThat(kubectl("get", "clustertrainingruntime", "torch-distributed", "-o",
+        "jsonpath={.metadata.annotations.helm\\.sh/hook}").success())
+        .as("the install made the runtimes a hook of the release").isEqualTo("post-install,post-rollback");
+
+    AtomicInteger attempted = new AtomicInteger();
+    AtomicInteger duringUpgrade = new AtomicInteger();
+    AtomicBoolean upgrading = new AtomicBoolean();
+    List<String> refusals = Collections.synchronizedList(new ArrayList<>());
+    ScheduledExecutorService stream = Executors.newSingleThreadScheduledExecutor();
+    stream.scheduleWithFixedDelay(() -> {
+      int n = attempted.incrementAndGet();
+      if (upgrading.get()) {
+        duringUpgrade.incrementAndGet();
+      }
+      GenericKubernetesResource trainJob = new GenericKubernetesResource();
+      trainJob.setApiVersion("trainer.kubeflow.org/v1alpha1");
+      trainJob.setKind("TrainJob");
+      trainJob.setMetadata(new ObjectMetaBuilder().withName("load-" + n).withNamespace(namespace).build());
+      trainJob.setAdditionalProperty("spec", Map.of("runtimeRef", Map.of("name", "torch-distributed"),
+          "suspend", true));
+      try {
+        admin.genericKubernetesResources("trainer.kubeflow.org/v1alpha1", "TrainJob").inNamespace(namespace)
+            .resource(trainJob).create();
+      } catch (RuntimeException e) {
+        refusals.add("load-" + n + ": " + e.getMessage());
+      }
+    }, 0, 100, TimeUnit.MILLISECONDS);
+    Tools.Result upgrade;
+    double seconds;
+    try {
+      await("creates before the upgrade").atMost(Duration.ofSeconds(30)).until(() -> attempted.get() >= 10);
+      upgrading.set(true);
+      long start = System.nanoTime();
+      upgrade = Tools.run(List.of(Tools.helm(), "upgrade", RELEASE, Deploy.chart().toString(), "--kubeconfig",
+          lab.adminKubeconfig().toString(), "-n", NAMESPACE, "--reuse-values", "--wait", "--timeout", "3m",
+          "--set", "runtimes.commonLabels.upgraded=yes", "--set", "manager.podAnnotations.upgraded=yes"), null);
+      seconds = (System.nanoTime() - start) / 1e9;
+      upgrading.set(false);
+      int after = attempted.get();
+      await("creates after the upgrade").atMost(Duration.ofSeconds(30)).until(() -> attempted.get() >= after + 10);
+    } finally {
+      stream.shutdownNow();
+      stream.awaitTermination(30, TimeUnit.SECONDS);
+    }
+    System.out.printf("helm upgrade under a stream of TrainJob creates: the upgrade took %.1f s; creates attempted "
+        + "%d (%d while it ran), refused %d%n", seconds, attempted.get(), duringUpgrade.get(), refusals.size());
+    upgrade.success();
+
+    assertThat(refusals).as("TrainJob creates refused").isEmpty();
+    assertThat(duringUpgrade.get()).as("creates while the upgrade ran").isPositive();
+    assertThat(runtimeUids()).as("the runtimes updated in place: none deleted and created again").isEqualTo(before);
+    assertThat(admin.genericKubernetesResources("trainer.kubeflow.org/v1alpha1", "ClusterTrainingRuntime").list()
+        .getItems()).allSatisfy(runtime -> {
+          assertThat(runtime.getMetadata().getLabels()).containsEntry("upgraded", "yes");
+          assertThat(runtime.getMetadata().getAnnotations()).doesNotContainKey("helm.sh/hook");
+        });
+    assertThat(Tools.run(List.of(Tools.helm(), "get", "manifest", RELEASE, "--kubeconfig",
+        lab.adminKubeconfig().toString(), "-n", NAMESPACE), null).success())
+        .as("the runtimes, ordinary objects of the release").contains("kind: ClusterTrainingRuntime");
+    kubectl("delete", "namespace", namespace, "--wait=false").success();
+  }
+
+  private static Map<String, String> runtimeUids() {
+    return admin.genericKubernetesResources("trainer.kubeflow.org/v1alpha1", "ClusterTrainingRuntime").list()
+        .getItems().stream().collect(Collectors.toMap(r -> r.getMetadata().getName(), r -> r.getMetadata().getUid()));
+  }
+
+  @Test
+  @Order(10)
   void theChartsRbacAllowedEveryRequestOfTheOperator() throws IOException {
     // kube-apiserver's refusal names the user: User "system:serviceaccount:kubeflow-system:..." cannot ...
     assertThat(log().lines().filter(line -> line.contains("system:serviceaccount:" + NAMESPACE + ":")
@@ -843,7 +932,7 @@ class ChartOnKubernetesIT {
    * other holds it within seconds (printed). The second replica's ports differ from the first's (they share the host's network).
    */
   @Test
-  @Order(10)
+  @Order(11)
   void aSecondReplicaTakesTheLeaseWhenTheLeaderStops() throws Exception {
     int secondHealth = LabPorts.free();
     Map<Integer, Integer> ports = Map.of(healthPort, secondHealth, metricsPort, LabPorts.free(),
