@@ -193,8 +193,22 @@ class HelmInstallTest {
         .v1().customResourceDefinitions().list().getItems()).isEmpty());
   }
 
+  /** Upstream's values file (v2.3.0's, the same at main 8c0f5059), unchanged: installed, then uninstalled. */
   @Test
   @Order(6)
+  void installsFromUpstreamsValuesFileUnchanged() throws IOException {
+    helm("install", RELEASE, Deploy.chart().toString(), "-n", NAMESPACE, "--create-namespace", "-f",
+        Renders.CASES.resolve("upstream-v2.3.0-values.yaml").toString()).success();
+    assertThat(helm("status", RELEASE, "-n", NAMESPACE).success()).contains("STATUS: deployed");
+    assertThat(client.apps().deployments().inNamespace(NAMESPACE).withName("kubeflow-trainer-controller-manager")
+        .get().getSpec().getTemplate().getSpec().getContainers().get(0).getImage()).isEqualTo(Deploy.image());
+    helm("uninstall", RELEASE, "-n", NAMESPACE, "--wait").success();
+    await("the release deleted").atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(client.apps()
+        .deployments().inAnyNamespace().list().getItems()).isEmpty());
+  }
+
+  @Test
+  @Order(7)
   void badValuesInstallNothing() throws IOException {
     Tools.Result result = helm("install", "bad", Deploy.chart().toString(), "-n", NAMESPACE, "--create-namespace",
         "--set", "webhook.failurePolicy=Sometimes", "--set", "manager.replicas=2");

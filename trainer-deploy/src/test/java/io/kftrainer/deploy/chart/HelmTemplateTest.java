@@ -2,7 +2,10 @@ package io.kftrainer.deploy.chart;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.kftrainer.deploy.Deploy;
@@ -79,7 +82,14 @@ class HelmTemplateTest {
         Arguments.of("runtimes.torchDistributed.enable=true",
             "at '/runtimes/torchDistributed': additional properties 'enable' not allowed"),
         Arguments.of("manager.env[0].name=JAVA_TOOL_OPTIONS,manager.env[0].value=-Xmx1g",
-            "manager.env: JAVA_TOOL_OPTIONS would replace the image's"));
+            "manager.env: JAVA_TOOL_OPTIONS would replace the image's"),
+        // upstream's keys are accepted, not anything beside them
+        Arguments.of("jobset.instal=false", "at '/jobset': additional properties 'instal' not allowed"),
+        Arguments.of("dataCache.enabled=maybe", "at '/dataCache/enabled': got string, want boolean"),
+        Arguments.of("runtimes.installer.image.name=x",
+            "at '/runtimes/installer/image': additional properties 'name' not allowed"),
+        Arguments.of("manager.podDisruptionBudget.enabled=no",
+            "at '/manager/podDisruptionBudget/enabled': got string, want boolean"));
   }
 
   @ParameterizedTest(name = "--set {0}")
@@ -88,6 +98,56 @@ class HelmTemplateTest {
     Tools.Result result = Renders.helmTemplate("--set", set);
     assertThat(result.exitCode()).isNotZero();
     assertThat(result.err()).contains(message);
+  }
+
+  /**
+   * Upstream's values file (v2.3.0's, the same at main 8c0f5059; src/test/resources/chart/upstream-v2.3.0-values.yaml)
+   * unchanged: it passes the schema and lints; the keys that have no effect here are named in the notes; upstream's
+   * manager image, which cannot run this chart's manager, is replaced by ours.
+   */
+  @Test
+  void upstreamsValuesFileIsAcceptedUnchanged() throws IOException {
+    String upstream = Renders.CASES.resolve("upstream-v2.3.0-values.yaml").toString();
+    Tools.Result lint = Tools.helm("lint", Deploy.chart().toString(), "-f", upstream);
+    lint.success();
+    assertThat(lint.out()).doesNotContain("[ERROR]", "[WARNING]");
+    Rendered rendered = Renders.chart("-f", upstream);
+    rendered.assertOnlyKnownFields();
+    Deployment deployment = rendered.get(Deployment.class, "kubeflow-trainer-controller-manager");
+    assertThat(deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getImage())
+        .isEqualTo(Deploy.image());
+    assertThat(rendered.ofKind(Deployment.class)).as("no JobSet subchart").hasSize(1);
+
+    String notes = Tools.helm("install", Renders.RELEASE, Deploy.chart().toString(), "-n", Renders.NAMESPACE,
+        "--dry-run=client", "-f", upstream, "--set", "dataCache.enabled=true",
+        "--set", "runtimes.installer.image.tag=3.22", "--set", "runtimes.torchDistributed.enabled=true").success();
+    assertThat(notes.substring(notes.indexOf("NOTES:"))).contains(
+        "Values of upstream's chart accepted with no effect here",
+        "jobset.install: this chart does not install JobSet", "dataCache.*: this chart installs neither",
+        "image.repository: upstream's manager image (kubeflow/trainer/trainer-controller-manager) cannot run",
+        "runtimes.installer.*: no installer Job runs");
+    String ours = Tools.helm("install", Renders.RELEASE, Deploy.chart().toString(), "-n", Renders.NAMESPACE,
+        "--dry-run=client").success();
+    assertThat(ours.substring(ours.indexOf("NOTES:"))).doesNotContain("accepted with no effect");
+  }
+
+  /** {@code serviceName} and {@code secretName}, upstream's later names of the certManagement fields, map onto ours. */
+  @Test
+  void upstreamsLaterCertManagementNamesMapOntoTheConfigurationsFields() throws IOException {
+    Rendered rendered = Renders.chart("--set", "manager.config.certManagement.serviceName=trainer-webhook",
+        "--set", "manager.config.certManagement.secretName=trainer-certs");
+    assertThat(rendered.find(Service.class, "trainer-webhook")).isPresent();
+    assertThat(rendered.find(Secret.class, "trainer-certs")).isPresent();
+    String configuration = rendered.get(ConfigMap.class, "kubeflow-trainer-config").getData()
+        .get("controller_manager_config.yaml");
+    assertThat(configuration).contains("webhookServiceName: trainer-webhook", "webhookSecretName: trainer-certs")
+        .doesNotContain(" serviceName:", " secretName:");
+  }
+
+  @Test
+  void aPodDisruptionBudgetIsNeverMadeWhenSwitchedOff() throws IOException {
+    assertThat(Renders.chart("--set", "manager.replicas=3", "--set", "manager.podDisruptionBudget.enabled=false")
+        .ofKind(PodDisruptionBudget.class)).isEmpty();
   }
 
   @Test
