@@ -193,3 +193,40 @@ JAVA_TOOL_OPTIONS in manager.env would replace the image's (its class-data archi
       $r.jaxDistributed.enabled $r.xgboostDistributed.enabled $r.torchtuneDistributed.llama3_2_1B.enabled
       $r.torchtuneDistributed.llama3_2_3B.enabled $r.torchtuneDistributed.qwen2_5_1_5B.enabled }}true{{ end }}
 {{- end }}
+
+{{/* ---- webhook certificates from cert-manager ---------------------------------------------------------------- */}}
+
+{{- define "trainer.webhook.certificate.name" -}}
+{{ include "trainer.webhook.secret.name" . }}
+{{- end }}
+
+{{- define "trainer.webhook.issuer.name" -}}
+{{ include "trainer.name" . }}-webhook-issuer
+{{- end }}
+
+{{/* The host of webhook.url ("" without one): an IP address ([::1] unbracketed) or a DNS name. */}}
+{{- define "trainer.webhook.urlHost" -}}
+{{- with .Values.webhook.url }}
+{{- $host := regexReplaceAll "^https://([^/?#]+).*$" . "${1}" }}
+{{- if hasPrefix "[" $host }}
+{{- regexReplaceAll "^\\[(.*)\\].*$" $host "${1}" }}
+{{- else }}
+{{- regexReplaceAll ":[0-9]+$" $host "" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/* The webhook configurations' annotations: cert-manager's CA injection from the chart's Certificate. */}}
+{{- define "trainer.webhook.annotations" -}}
+{{- if .Values.webhook.certManager.enable }}
+annotations:
+  cert-manager.io/inject-ca-from: {{ printf "%s/%s" .Release.Namespace (include "trainer.webhook.certificate.name" .) }}
+{{- end }}
+{{- end }}
+
+{{/* cert-manager issues the certificate the manager would otherwise make: both cannot be on. */}}
+{{- define "trainer.webhook.checkCertManager" -}}
+{{- if and .Values.webhook.certManager.enable .Values.manager.config.certManagement.enable }}
+{{- fail "webhook.certManager.enable: set manager.config.certManagement.enable=false as well (the manager would make and renew its own certificate in the Secret cert-manager writes)" }}
+{{- end }}
+{{- end }}

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServicePort;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -129,6 +130,47 @@ class ChartMatchesManifestsTest {
         .isEqualTo(configuration(manifests.get(ConfigMap.class, "kubeflow-trainer-config")));
     assertThat(chart.get(ConfigMap.class, "kubeflow-trainer-public").getData())
         .isEqualTo(manifests.get(ConfigMap.class, "kubeflow-trainer-public").getData());
+  }
+
+  /**
+   * cert-manager's way is the same with both: the chart's {@code webhook.certManager.enable} (with
+   * {@code certManagement.enable=false}) and manifests/overlays/cert-manager make the same Issuer and Certificate, the
+   * same CA-injection annotation, the same Configuration, the Secret mounted at the same place, and no empty Secret
+   * of their own (cert-manager creates it).
+   */
+  @Test
+  void theCertManagerWayIsTheSame() throws IOException {
+    Rendered fromChart = Renders.chart("--set", "webhook.certManager.enable=true",
+        "--set", "manager.config.certManagement.enable=false");
+    Rendered fromManifests = Renders.kustomize("overlays/cert-manager");
+    for (String kind : List.of("Certificate", "Issuer")) {
+      Map<String, JsonNode> a = specs(fromChart.ofKind(kind));
+      a.values().forEach(spec -> ((ObjectNode) spec).remove("secretTemplate"));
+      assertThat(a).as(kind + " (the chart's Secret template aside)").isEqualTo(specs(fromManifests.ofKind(kind)))
+          .hasSize(1);
+    }
+    assertThat(configuration(fromChart.get(ConfigMap.class, "kubeflow-trainer-config")))
+        .isEqualTo(configuration(fromManifests.get(ConfigMap.class, "kubeflow-trainer-config")));
+    JsonNode base = configuration(manifests.get(ConfigMap.class, "kubeflow-trainer-config")).deepCopy();
+    ((ObjectNode) base.path("certManagement")).put("enable", false);
+    assertThat(configuration(fromManifests.get(ConfigMap.class, "kubeflow-trainer-config")))
+        .as("the overlay's Configuration is the base's but certManagement.enable").isEqualTo(base);
+    for (String kind : List.of("ValidatingWebhookConfiguration", "MutatingWebhookConfiguration")) {
+      assertThat(fromChart.ofKind(kind)).singleElement().satisfies(c -> assertThat(c.getMetadata().getAnnotations())
+          .isEqualTo(fromManifests.ofKind(kind).get(0).getMetadata().getAnnotations())
+          .containsEntry("cert-manager.io/inject-ca-from", "kubeflow-system/kubeflow-trainer-webhook-cert"));
+      assertThat(webhooks(fromChart, kind)).isEqualTo(webhooks(fromManifests, kind));
+    }
+    for (Rendered rendered : List.of(fromChart, fromManifests)) {
+      assertThat(rendered.find(Secret.class, "kubeflow-trainer-webhook-cert")).isEmpty();
+      var pod = rendered.get(Deployment.class, MANAGER).getSpec().getTemplate().getSpec();
+      assertThat(pod.getContainers().get(0).getVolumeMounts()).anySatisfy(m -> {
+        assertThat(m.getMountPath()).isEqualTo("/tmp/k8s-webhook-server/serving-certs");
+        assertThat(m.getReadOnly()).isTrue();
+        assertThat(pod.getVolumes()).anySatisfy(v -> assertThat(v.getName() + " " + (v.getSecret() == null ? null
+            : v.getSecret().getSecretName())).isEqualTo(m.getName() + " kubeflow-trainer-webhook-cert"));
+      });
+    }
   }
 
   // ------------------------------------------------------------------------------------------------------------

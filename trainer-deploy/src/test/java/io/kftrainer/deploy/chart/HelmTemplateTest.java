@@ -2,6 +2,7 @@ package io.kftrainer.deploy.chart;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -142,6 +143,72 @@ class HelmTemplateTest {
         .get("controller_manager_config.yaml");
     assertThat(configuration).contains("webhookServiceName: trainer-webhook", "webhookSecretName: trainer-certs")
         .doesNotContain(" serviceName:", " secretName:");
+  }
+
+  /**
+   * cert-manager's way: a self-signed Issuer (or the one given), a Certificate into the webhook Secret naming the
+   * Service (and webhook.url's host, an IP address or a name), the CA injected into both webhook configurations, the
+   * Secret mounted where the manager reads a certificate provided from outside; refused with the manager's own
+   * certificates still on.
+   */
+  @Test
+  void certManagerIssuesTheWebhookCertificate() throws IOException {
+    Rendered rendered = Renders.chart("--set", "webhook.certManager.enable=true",
+        "--set", "manager.config.certManagement.enable=false", "--set", "webhook.url=https://127.0.0.1:9443");
+    rendered.assertOnlyKnownFields();
+    HasMetadata certificate = rendered.ofKind("Certificate").get(0);
+    JsonNode spec = Rendered.SERIALIZATION.convertValue(certificate, JsonNode.class).path("spec");
+    assertThat(spec.path("secretName").asText()).isEqualTo("kubeflow-trainer-webhook-cert");
+    assertThat(spec.path("dnsNames").toString()).isEqualTo("[\"kubeflow-trainer-controller-manager.kubeflow-system"
+        + ".svc\",\"kubeflow-trainer-controller-manager.kubeflow-system.svc.cluster.local\"]");
+    assertThat(spec.path("ipAddresses").toString()).isEqualTo("[\"127.0.0.1\"]");
+    assertThat(spec.path("issuerRef").toString())
+        .isEqualTo("{\"name\":\"kubeflow-trainer-webhook-issuer\",\"kind\":\"Issuer\",\"group\":\"cert-manager.io\"}");
+    assertThat(rendered.ofKind("Issuer")).singleElement().satisfies(issuer -> assertThat(issuer.getMetadata()
+        .getName()).isEqualTo("kubeflow-trainer-webhook-issuer"));
+    for (String kind : List.of("ValidatingWebhookConfiguration", "MutatingWebhookConfiguration")) {
+      assertThat(rendered.ofKind(kind).get(0).getMetadata().getAnnotations())
+          .containsEntry("cert-manager.io/inject-ca-from", "kubeflow-system/kubeflow-trainer-webhook-cert");
+    }
+    assertThat(rendered.find(Secret.class, "kubeflow-trainer-webhook-cert")).as("cert-manager creates it").isEmpty();
+    assertThat(certificateMount(rendered)).isTrue();
+
+    Rendered named = Renders.chart("--set", "webhook.certManager.enable=true",
+        "--set", "manager.config.certManagement.enable=false", "--set", "webhook.url=https://trainer.example.com:9443",
+        "--set", "webhook.certManager.issuerRef.name=company-ca", "--set", "webhook.certManager.issuerRef.kind="
+            + "ClusterIssuer");
+    JsonNode namedSpec = Rendered.SERIALIZATION.convertValue(named.ofKind("Certificate").get(0), JsonNode.class)
+        .path("spec");
+    assertThat(namedSpec.path("dnsNames").toString()).contains("\"trainer.example.com\"");
+    assertThat(namedSpec.path("ipAddresses").isMissingNode()).isTrue();
+    assertThat(namedSpec.path("issuerRef").path("kind").asText()).isEqualTo("ClusterIssuer");
+    assertThat(named.ofKind("Issuer")).as("the issuer given is used").isEmpty();
+
+    Tools.Result both = Renders.helmTemplate("--set", "webhook.certManager.enable=true");
+    assertThat(both.exitCode()).isNotZero();
+    assertThat(both.err()).contains("webhook.certManager.enable: set manager.config.certManagement.enable=false");
+  }
+
+  /**
+   * With certManagement.enable false (certificates provided from outside), the webhook Secret is mounted where the
+   * manager reads them, as upstream's chart mounts it; with the manager's own certificates, nothing is mounted there
+   * (the manager writes its certificate in /tmp).
+   */
+  @Test
+  void theWebhookSecretIsMountedOnlyForCertificatesProvidedFromOutside() throws IOException {
+    Rendered outside = Renders.chart("--set", "manager.config.certManagement.enable=false");
+    assertThat(certificateMount(outside)).isTrue();
+    assertThat(outside.find(Secret.class, "kubeflow-trainer-webhook-cert")).isPresent();
+    assertThat(outside.ofKind("Certificate")).isEmpty();
+    assertThat(certificateMount(Renders.chart())).isFalse();
+  }
+
+  private static boolean certificateMount(Rendered rendered) {
+    var pod = rendered.get(Deployment.class, "kubeflow-trainer-controller-manager").getSpec().getTemplate().getSpec();
+    return pod.getContainers().get(0).getVolumeMounts().stream().anyMatch(m -> m.getMountPath()
+        .equals("/tmp/k8s-webhook-server/serving-certs") && Boolean.TRUE.equals(m.getReadOnly()) && pod.getVolumes()
+        .stream().anyMatch(v -> v.getName().equals(m.getName()) && v.getSecret() != null
+            && v.getSecret().getSecretName().equals("kubeflow-trainer-webhook-cert")));
   }
 
   @Test

@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
@@ -30,6 +31,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
@@ -101,6 +103,7 @@ class ChartOnKubernetesIT {
   private static int statusPort;
   private static int webhookPort;
   private static BwrapContainer secondReplica;
+  private static BwrapContainer certManaged;
   private static Path work;
   private static ImageArchive image;
 
@@ -195,6 +198,9 @@ class ChartOnKubernetesIT {
     }
     if (secondReplica != null) {
       secondReplica.close();
+    }
+    if (certManaged != null) {
+      certManaged.close();
     }
   }
 
@@ -964,6 +970,130 @@ class ChartOnKubernetesIT {
     await("the second replica leads").atMost(Duration.ofSeconds(30))
         .until(() -> Files.readString(secondReplica.log()).contains("lab02_") && Files.readString(secondReplica.log())
             .contains("became the leader"));
+  }
+
+  /**
+   * cert-manager's way, switched on by an upgrade ({@code webhook.certManager.enable=true},
+   * {@code certManagement.enable=false}), and a manager started with the mounted certificate. The lab runs no
+   * cert-manager: the test stands in for it, as far as the chart relies on it: the kinds Certificate and Issuer
+   * served (schema-less CRDs), the Certificate's names issued by a CA (the lab's) into the Secret it names, with
+   * {@code ca.crt}, and that CA put into the webhook configurations its annotation {@code cert-manager.io/inject-ca-from}
+   * names, as cainjector does. The manager (a third pod of the upgraded Deployment: the Secret mounted at
+   * /tmp/k8s-webhook-server/serving-certs) serves that certificate, leaves the CA bundle as injected, and
+   * kube-apiserver calls its webhooks.
+   */
+  @Test
+  @Order(12)
+  void aManagerStartsWithTheCertificateCertManagerIssues() throws Exception {
+    secondReplica.terminate();
+    assertThat(secondReplica.awaitExit(Duration.ofSeconds(30))).as("the second replica's exit code").contains(0);
+    for (String kind : List.of("Certificate", "Issuer")) {
+      String plural = kind.toLowerCase() + "s";
+      kubectl("apply", "--server-side", "-f", "-").withInput("""
+          apiVersion: apiextensions.k8s.io/v1
+          kind: CustomResourceDefinition
+          metadata:
+            name: PLURAL.cert-manager.io
+          spec:
+            group: cert-manager.io
+            names: {kind: KIND, plural: PLURAL, singular: SINGULAR}
+            scope: Namespaced
+            versions:
+              - name: v1
+                served: true
+                storage: true
+                schema:
+                  openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
+          """.replace("PLURAL", plural).replace("SINGULAR", kind.toLowerCase()).replace("KIND", kind)).success();
+      lab.awaitServed("cert-manager.io/v1", kind, Duration.ofSeconds(30));
+    }
+    Tools.run(List.of(Tools.helm(), "upgrade", RELEASE, Deploy.chart().toString(), "--kubeconfig",
+        lab.adminKubeconfig().toString(), "-n", NAMESPACE, "--reuse-values", "--wait", "--timeout", "3m",
+        "--set", "webhook.certManager.enable=true", "--set", "manager.config.certManagement.enable=false"), null)
+        .success();
+
+    // cert-manager: the Certificate issued into its Secret
+    GenericKubernetesResource certificate = admin.genericKubernetesResources("cert-manager.io/v1", "Certificate")
+        .inNamespace(NAMESPACE).withName("kubeflow-trainer-webhook-cert").require();
+    List<String> names = new ArrayList<>(certificate.<List<String>>get("spec", "dnsNames"));
+    names.addAll(certificate.<List<String>>get("spec", "ipAddresses"));
+    assertThat(names).contains("127.0.0.1", "kubeflow-trainer-controller-manager.kubeflow-system.svc");
+    var issued = lab.issue(names);
+    admin.secrets().inNamespace(NAMESPACE).resource(new SecretBuilder().withNewMetadata()
+        .withName(certificate.<String>get("spec", "secretName")).endMetadata().withType("kubernetes.io/tls")
+        .addToStringData("tls.crt", issued.certificatePem()).addToStringData("tls.key", issued.keyPem())
+        .addToStringData("ca.crt", lab.caPem()).build()).serverSideApply();
+    // cainjector: the CA of the Certificate the annotation names, into every webhook of both configurations
+    String caBundle = Base64.getEncoder().encodeToString(lab.caPem().getBytes(StandardCharsets.UTF_8));
+    var validating = admin.admissionRegistration().v1().validatingWebhookConfigurations()
+        .withName("validator.trainer.kubeflow.org");
+    var mutating = admin.admissionRegistration().v1().mutatingWebhookConfigurations()
+        .withName("defaulter.trainer.kubeflow.org");
+    for (HasMetadata configuration : List.of(validating.get(), mutating.get())) {
+      assertThat(configuration.getMetadata().getAnnotations())
+          .containsEntry("cert-manager.io/inject-ca-from", NAMESPACE + "/kubeflow-trainer-webhook-cert");
+    }
+    validating.edit(c -> {
+      c.getWebhooks().forEach(w -> w.getClientConfig().setCaBundle(caBundle));
+      return c;
+    });
+    mutating.edit(c -> {
+      c.getWebhooks().forEach(w -> w.getClientConfig().setCaBundle(caBundle));
+      return c;
+    });
+
+    certManaged = OperatorPod.start(lab, work.resolve("rootfs"), image.config(), NAMESPACE, DEPLOYMENT,
+        "kubeflow-trainer-controller-manager-6b7f9-lab03", work);
+    HttpClient http = HttpClient.newHttpClient();
+    await("the manager with cert-manager's certificate is ready").atMost(READY_TIMEOUT)
+        .pollInterval(Duration.ofMillis(200)).ignoreExceptions().until(() -> {
+          assertThat(certManaged.isAlive()).as("the manager runs; its log:\n%s", Files.readString(certManaged.log()))
+              .isTrue();
+          return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + healthPort + "/readyz")).build(),
+              HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+        });
+    await("kube-apiserver calls the webhooks with the injected CA").atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(200)).until(() -> kubectl("create", "--dry-run=server", "-n", EXAMPLES,
+            "-f", "-").withInput("""
+                apiVersion: trainer.kubeflow.org/v1alpha1
+                kind: TrainJob
+                metadata:
+                  name: cert-managed
+                spec:
+                  runtimeRef:
+                    name: torch-distributed
+                """).exitCode() == 0);
+    Tools.Result refused = kubectl("create", "--dry-run=server", "-n", EXAMPLES, "-f", "-").withInput("""
+        apiVersion: trainer.kubeflow.org/v1alpha1
+        kind: TrainJob
+        metadata:
+          name: no-such-runtime
+        spec:
+          runtimeRef:
+            name: no-such-runtime
+        """);
+    assertThat(refused.err()).as("the webhook answers").contains("spec.runtimeRef: Not found: \"no-such-runtime\"");
+    assertThat(validating.get().getWebhooks()).allSatisfy(w -> assertThat(w.getClientConfig().getCaBundle())
+        .as("the CA bundle cainjector put, left as it is by the manager").isEqualTo(caBundle));
+    assertThat(Files.readString(certManaged.log()).lines().filter(line -> line.contains("system:serviceaccount:"
+        + NAMESPACE + ":") && line.contains("cannot "))).as("requests the chart's RBAC refused").isEmpty();
+  }
+
+  /**
+   * {@code helm uninstall} deletes the runtimes with the rest of the release: they are objects of the release since
+   * the upgrade (a hook of the install would stay).
+   */
+  @Test
+  @Order(13)
+  void anUninstallDeletesTheRuntimes() throws Exception {
+    certManaged.terminate();
+    certManaged.awaitExit(Duration.ofSeconds(30));
+    Tools.run(List.of(Tools.helm(), "uninstall", RELEASE, "--kubeconfig", lab.adminKubeconfig().toString(), "-n",
+        NAMESPACE), null).success();
+    await("the runtimes deleted").atMost(Duration.ofMinutes(2)).ignoreExceptions().untilAsserted(() ->
+        assertThat(admin.genericKubernetesResources("trainer.kubeflow.org/v1alpha1", "ClusterTrainingRuntime")
+            .list().getItems()).isEmpty());
+    assertThat(admin.apps().deployments().inNamespace(NAMESPACE).withName(DEPLOYMENT).get()).isNull();
   }
 
   private static String leaseHolder() {
