@@ -230,3 +230,18 @@ annotations:
 {{- fail "webhook.certManager.enable: set manager.config.certManagement.enable=false as well (the manager would make and renew its own certificate in the Secret cert-manager writes)" }}
 {{- end }}
 {{- end }}
+
+{{/*
+The namespaceSelector of the webhooks of namespaced kinds when manager.watchNamespaces is set: the API server calls
+them for objects of those namespaces only (the manager reconciles no other), so elsewhere neither a manager outage
+nor its refusals get in the way.
+*/}}
+{{- define "trainer.webhook.namespaceSelector" -}}
+{{- with .Values.manager.watchNamespaces }}
+namespaceSelector:
+  matchExpressions:
+    - key: kubernetes.io/metadata.name
+      operator: In
+      values: {{ toJson . }}
+{{- end }}
+{{- end }}

@@ -119,6 +119,53 @@ class ChartMatchesManifestsTest {
         + " " + m.getReadOnly()).sorted().toList());
   }
 
+  /**
+   * Upstream's Istio annotation on the manager pods (the webhook port), and, with more than one replica (the base's
+   * PodDisruptionBudget is there for that), the preferred anti-affinity of the manager pods on the node, each
+   * selecting its own Deployment's pods.
+   */
+  @Test
+  void theManagerPodsAreAnnotatedAndSpreadTheSameWay() throws IOException {
+    Deployment fromChart = Renders.chart("--set", "manager.replicas=2").get(Deployment.class, MANAGER);
+    Deployment fromManifests = manifests.get(Deployment.class, MANAGER);
+    for (Deployment deployment : List.of(fromChart, fromManifests, chart.get(Deployment.class, MANAGER))) {
+      assertThat(deployment.getSpec().getTemplate().getMetadata().getAnnotations())
+          .containsEntry("traffic.sidecar.istio.io/excludeInboundPorts", "9443");
+    }
+    for (Deployment deployment : List.of(fromChart, fromManifests)) {
+      var terms = deployment.getSpec().getTemplate().getSpec().getAffinity().getPodAntiAffinity()
+          .getPreferredDuringSchedulingIgnoredDuringExecution();
+      assertThat(terms).singleElement().satisfies(term -> {
+        assertThat(term.getWeight()).isEqualTo(100);
+        assertThat(term.getPodAffinityTerm().getTopologyKey()).isEqualTo("kubernetes.io/hostname");
+        assertThat(deployment.getSpec().getTemplate().getMetadata().getLabels())
+            .containsAllEntriesOf(term.getPodAffinityTerm().getLabelSelector().getMatchLabels());
+      });
+    }
+  }
+
+  /**
+   * The namespace-scoped variant: the chart's {@code manager.watchNamespaces} and manifests/overlays/namespaced (for
+   * team-a and team-b) give the same RoleBindings, arguments and webhooks (those of TrainJobs and TrainingRuntimes
+   * scoped to the two namespaces).
+   */
+  @Test
+  void theNamespacedVariantIsTheSame() throws IOException {
+    Rendered fromChart = Renders.chart("--set", "manager.watchNamespaces={team-a,team-b}");
+    Rendered fromManifests = Renders.kustomize("overlays/namespaced");
+    assertThat(bindings(fromChart)).isEqualTo(bindings(fromManifests));
+    assertThat(fromChart.get(Deployment.class, MANAGER).getSpec().getTemplate().getSpec().getContainers().get(0)
+        .getArgs()).isEqualTo(fromManifests.get(Deployment.class, MANAGER).getSpec().getTemplate().getSpec()
+        .getContainers().get(0).getArgs());
+    for (String kind : List.of("ValidatingWebhookConfiguration", "MutatingWebhookConfiguration")) {
+      assertThat(webhooks(fromChart, kind)).as(kind).isEqualTo(webhooks(fromManifests, kind));
+    }
+    assertThat(webhooks(fromManifests, "ValidatingWebhookConfiguration").get("validator.trainer.kubeflow.org/"
+        + "validator.trainjob.trainer.kubeflow.org").path("namespaceSelector").toString())
+        .isEqualTo("{\"matchExpressions\":[{\"key\":\"kubernetes.io/metadata.name\",\"operator\":\"In\","
+            + "\"values\":[\"team-a\",\"team-b\"]}]}");
+  }
+
   @Test
   void theServiceExposesTheSamePorts() {
     assertThat(ports(chart.get(Service.class, MANAGER))).isEqualTo(ports(manifests.get(Service.class, MANAGER)));

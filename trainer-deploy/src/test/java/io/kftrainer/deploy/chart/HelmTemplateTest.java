@@ -211,6 +211,74 @@ class HelmTemplateTest {
             && v.getSecret().getSecretName().equals("kubeflow-trainer-webhook-cert")));
   }
 
+  /** With more than one replica and no affinity given, the manager pods prefer other nodes than each other's. */
+  @Test
+  void theManagerPodsPreferOtherNodesWhenThereIsMoreThanOne() throws IOException {
+    assertThat(manager(Renders.chart()).getSpec().getTemplate().getSpec().getAffinity()).isNull();
+    Deployment two = manager(Renders.chart("--set", "manager.replicas=2"));
+    var term = two.getSpec().getTemplate().getSpec().getAffinity().getPodAntiAffinity()
+        .getPreferredDuringSchedulingIgnoredDuringExecution().get(0);
+    assertThat(term.getPodAffinityTerm().getTopologyKey()).isEqualTo("kubernetes.io/hostname");
+    assertThat(term.getPodAffinityTerm().getLabelSelector().getMatchLabels())
+        .isEqualTo(two.getSpec().getSelector().getMatchLabels());
+    Deployment given = manager(Renders.chart("--set", "manager.replicas=2",
+        "--set", "manager.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0]"
+            + ".matchExpressions[0].key=pool,manager.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution"
+            + ".nodeSelectorTerms[0].matchExpressions[0].operator=Exists"));
+    assertThat(given.getSpec().getTemplate().getSpec().getAffinity().getPodAntiAffinity()).as("the one given only")
+        .isNull();
+    assertThat(given.getSpec().getTemplate().getSpec().getAffinity().getNodeAffinity()).isNotNull();
+  }
+
+  /**
+   * With watchNamespaces, the API server calls the webhooks of TrainJobs and TrainingRuntimes for those namespaces
+   * only; the ClusterTrainingRuntime one (cluster-scoped) and every webhook without watchNamespaces, for all.
+   */
+  @Test
+  void theWebhooksAreScopedToTheWatchedNamespaces() throws IOException {
+    Map<String, JsonNode> scoped = webhooks(Renders.chart("--set", "manager.watchNamespaces={team-a,team-b}"));
+    String selector = "{\"matchExpressions\":[{\"key\":\"kubernetes.io/metadata.name\",\"operator\":\"In\","
+        + "\"values\":[\"team-a\",\"team-b\"]}]}";
+    assertThat(scoped.get("defaulter.trainjob.trainer.kubeflow.org").path("namespaceSelector").toString())
+        .isEqualTo(selector);
+    assertThat(scoped.get("validator.trainjob.trainer.kubeflow.org").path("namespaceSelector").toString())
+        .isEqualTo(selector);
+    assertThat(scoped.get("validator.trainingruntime.trainer.kubeflow.org").path("namespaceSelector").toString())
+        .isEqualTo(selector);
+    assertThat(scoped.get("validator.clustertrainingruntime.trainer.kubeflow.org").has("namespaceSelector")).isFalse();
+    assertThat(webhooks(Renders.chart()).values()).hasSize(4).allSatisfy(w -> assertThat(w.has("namespaceSelector"))
+        .isFalse());
+  }
+
+  /** Upstream's Istio annotation: the sidecar lets the API server's calls to the webhook port through. */
+  @Test
+  void theManagerPodsLetIstioPassTheWebhookCalls() throws IOException {
+    assertThat(manager(Renders.chart()).getSpec().getTemplate().getMetadata().getAnnotations())
+        .containsEntry("traffic.sidecar.istio.io/excludeInboundPorts", "9443");
+    assertThat(manager(Renders.chart("--set", "manager.config.webhook.port=10250")).getSpec().getTemplate()
+        .getMetadata().getAnnotations()).containsEntry("traffic.sidecar.istio.io/excludeInboundPorts", "10250");
+    assertThat(manager(Renders.chart("--set-string",
+        "manager.podAnnotations.traffic\\.sidecar\\.istio\\.io/excludeInboundPorts=9443\\,15020"))
+        .getSpec().getTemplate().getMetadata().getAnnotations())
+        .containsEntry("traffic.sidecar.istio.io/excludeInboundPorts", "9443,15020");
+  }
+
+  private static Deployment manager(Rendered rendered) {
+    return rendered.get(Deployment.class, "kubeflow-trainer-controller-manager");
+  }
+
+  /** Webhook name to webhook, of both configurations. */
+  private static Map<String, JsonNode> webhooks(Rendered rendered) {
+    Map<String, JsonNode> webhooks = new LinkedHashMap<>();
+    for (String kind : List.of("ValidatingWebhookConfiguration", "MutatingWebhookConfiguration")) {
+      for (HasMetadata configuration : rendered.ofKind(kind)) {
+        Rendered.SERIALIZATION.convertValue(configuration, JsonNode.class).path("webhooks")
+            .forEach(w -> webhooks.put(w.path("name").asText(), w));
+      }
+    }
+    return webhooks;
+  }
+
   @Test
   void aPodDisruptionBudgetIsNeverMadeWhenSwitchedOff() throws IOException {
     assertThat(Renders.chart("--set", "manager.replicas=3", "--set", "manager.podDisruptionBudget.enabled=false")
