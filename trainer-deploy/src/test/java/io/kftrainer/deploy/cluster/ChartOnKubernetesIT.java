@@ -17,6 +17,7 @@ import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.kftrainer.api.v1alpha1.TrainJobStatusEndpoint;
 import io.kftrainer.deploy.Deploy;
 import io.kftrainer.deploy.Tools;
@@ -899,8 +900,8 @@ class ChartOnKubernetesIT {
       int after = attempted.get();
       await("creates after the upgrade").atMost(Duration.ofSeconds(30)).until(() -> attempted.get() >= after + 10);
     } finally {
-      stream.shutdownNow();
-      stream.awaitTermination(30, TimeUnit.SECONDS);
+      stream.shutdown(); // no interrupt: the create under way completes, and counts
+      assertThat(stream.awaitTermination(30, TimeUnit.SECONDS)).as("the stream stopped").isTrue();
     }
     System.out.printf("helm upgrade under a stream of TrainJob creates: the upgrade took %.1f s; creates attempted "
         + "%d (%d while it ran), refused %d%n", seconds, attempted.get(), duringUpgrade.get(), refusals.size());
@@ -909,20 +910,27 @@ class ChartOnKubernetesIT {
     assertThat(refusals).as("TrainJob creates refused").isEmpty();
     assertThat(duringUpgrade.get()).as("creates while the upgrade ran").isPositive();
     assertThat(runtimeUids()).as("the runtimes updated in place: none deleted and created again").isEqualTo(before);
-    assertThat(admin.genericKubernetesResources("trainer.kubeflow.org/v1alpha1", "ClusterTrainingRuntime").list()
-        .getItems()).allSatisfy(runtime -> {
-          assertThat(runtime.getMetadata().getLabels()).containsEntry("upgraded", "yes");
-          assertThat(runtime.getMetadata().getAnnotations()).doesNotContainKey("helm.sh/hook");
-        });
+    assertThat(releaseRuntimes()).hasSize(8).allSatisfy(runtime -> {
+      assertThat(runtime.getMetadata().getLabels()).containsEntry("upgraded", "yes");
+      assertThat(Optional.ofNullable(runtime.getMetadata().getAnnotations()).orElse(Map.of()))
+          .doesNotContainKey("helm.sh/hook");
+    });
     assertThat(Tools.run(List.of(Tools.helm(), "get", "manifest", RELEASE, "--kubeconfig",
         lab.adminKubeconfig().toString(), "-n", NAMESPACE), null).success())
         .as("the runtimes, ordinary objects of the release").contains("kind: ClusterTrainingRuntime");
-    kubectl("delete", "namespace", namespace, "--wait=false").success();
+    // the TrainJobs and their JobSets gone before the next tests (the takeover is timed)
+    kubectl("delete", "namespace", namespace, "--timeout=2m").success();
   }
 
+  /** Name to uid of the release's runtimes (other tests add runtimes of their own). */
   private static Map<String, String> runtimeUids() {
-    return admin.genericKubernetesResources("trainer.kubeflow.org/v1alpha1", "ClusterTrainingRuntime").list()
-        .getItems().stream().collect(Collectors.toMap(r -> r.getMetadata().getName(), r -> r.getMetadata().getUid()));
+    return releaseRuntimes().stream().collect(Collectors.toMap(r -> r.getMetadata().getName(),
+        r -> r.getMetadata().getUid()));
+  }
+
+  private static List<GenericKubernetesResource> releaseRuntimes() {
+    return admin.genericKubernetesResources("trainer.kubeflow.org/v1alpha1", "ClusterTrainingRuntime")
+        .withLabel("app.kubernetes.io/instance", RELEASE).list().getItems();
   }
 
   @Test
@@ -1090,9 +1098,13 @@ class ChartOnKubernetesIT {
     certManaged.awaitExit(Duration.ofSeconds(30));
     Tools.run(List.of(Tools.helm(), "uninstall", RELEASE, "--kubeconfig", lab.adminKubeconfig().toString(), "-n",
         NAMESPACE), null).success();
-    await("the runtimes deleted").atMost(Duration.ofMinutes(2)).ignoreExceptions().untilAsserted(() ->
-        assertThat(admin.genericKubernetesResources("trainer.kubeflow.org/v1alpha1", "ClusterTrainingRuntime")
-            .list().getItems()).isEmpty());
+    await("the release's runtimes deleted").atMost(Duration.ofMinutes(2)).until(() -> {
+      try {
+        return releaseRuntimes().isEmpty();
+      } catch (KubernetesClientException e) {
+        return e.getCode() == 404; // the kind is gone with its CRD: so are the runtimes
+      }
+    });
     assertThat(admin.apps().deployments().inNamespace(NAMESPACE).withName(DEPLOYMENT).get()).isNull();
   }
 
