@@ -47,13 +47,23 @@ app.kubernetes.io/part-of: kubeflow
 {{- printf "v%s" .Chart.AppVersion }}
 {{- end }}
 
+{{/* Upstream's manager image, which a values file written for upstream's chart names: a Go binary without `run`. */}}
+{{- define "trainer.upstreamImageRepository" -}}
+kubeflow/trainer/trainer-controller-manager
+{{- end }}
+
+{{/* The image; upstream's repository is replaced by this chart's (NOTES.txt says so). */}}
 {{- define "trainer.image" -}}
 {{- $registry := .Values.image.registry }}
+{{- $repository := .Values.image.repository }}
+{{- if eq $repository (include "trainer.upstreamImageRepository" .) }}
+{{- $repository = "kftrainer/trainer-operator" }}
+{{- end }}
 {{- $tag := .Values.image.tag | default .Chart.AppVersion }}
 {{- if $registry }}
-{{- printf "%s/%s:%s" $registry .Values.image.repository $tag }}
+{{- printf "%s/%s:%s" $registry $repository $tag }}
 {{- else }}
-{{- printf "%s:%s" .Values.image.repository $tag }}
+{{- printf "%s:%s" $repository $tag }}
 {{- end }}
 {{- end }}
 
@@ -88,8 +98,10 @@ app.kubernetes.io/component: manager
 {{ include "trainer.fullname" . }}-plugin-config
 {{- end }}
 
+{{/* The webhook Service: certManagement.webhookServiceName, or its later upstream name serviceName, or the chart's. */}}
 {{- define "trainer.webhook.service.name" -}}
-{{- .Values.manager.config.certManagement.webhookServiceName | default (include "trainer.manager.name" .) }}
+{{- $certs := .Values.manager.config.certManagement }}
+{{- $certs.webhookServiceName | default $certs.serviceName | default (include "trainer.manager.name" .) }}
 {{- end }}
 
 {{/*
@@ -110,8 +122,10 @@ service:
 {{- end }}
 {{- end }}
 
+{{/* The webhook certificate's Secret: certManagement.webhookSecretName, or its later upstream name secretName. */}}
 {{- define "trainer.webhook.secret.name" -}}
-{{- .Values.manager.config.certManagement.webhookSecretName | default (printf "%s-webhook-cert" (include "trainer.name" .)) }}
+{{- $certs := .Values.manager.config.certManagement }}
+{{- $certs.webhookSecretName | default $certs.secretName | default (printf "%s-webhook-cert" (include "trainer.name" .)) }}
 {{- end }}
 
 {{- define "trainer.leaderElection.namespace" -}}
@@ -138,6 +152,8 @@ groupKindConcurrency keys, the webhook Service and Secret named after the releas
       "ClusterTrainingRuntime.trainer.kubeflow.org" $gkc.clusterTrainingRuntime) }}
 {{- $_ := set $config.certManagement "webhookServiceName" (include "trainer.webhook.service.name" .) }}
 {{- $_ := set $config.certManagement "webhookSecretName" (include "trainer.webhook.secret.name" .) }}
+{{- $_ := unset $config.certManagement "serviceName" }}
+{{- $_ := unset $config.certManagement "secretName" }}
 {{- if not $config.featureGates }}
 {{- $_ := unset $config "featureGates" }}
 {{- end }}
@@ -168,4 +184,64 @@ JAVA_TOOL_OPTIONS in manager.env would replace the image's (its class-data archi
   resources: ["leases"]
   resourceNames: [{{ .Values.manager.config.leaderElection.resourceName | quote }}]
   verbs: ["get", "update", "patch"]
+{{- end }}
+
+{{/* "true" when a default runtime is switched on, else empty. */}}
+{{- define "trainer.runtimes.any" -}}
+{{- $r := .Values.runtimes }}
+{{- if or $r.defaultEnabled $r.torchDistributed.enabled $r.deepspeedDistributed.enabled $r.mlxDistributed.enabled
+      $r.jaxDistributed.enabled $r.xgboostDistributed.enabled $r.torchtuneDistributed.llama3_2_1B.enabled
+      $r.torchtuneDistributed.llama3_2_3B.enabled $r.torchtuneDistributed.qwen2_5_1_5B.enabled }}true{{ end }}
+{{- end }}
+
+{{/* ---- webhook certificates from cert-manager ---------------------------------------------------------------- */}}
+
+{{- define "trainer.webhook.certificate.name" -}}
+{{ include "trainer.webhook.secret.name" . }}
+{{- end }}
+
+{{- define "trainer.webhook.issuer.name" -}}
+{{ include "trainer.name" . }}-webhook-issuer
+{{- end }}
+
+{{/* The host of webhook.url ("" without one): an IP address ([::1] unbracketed) or a DNS name. */}}
+{{- define "trainer.webhook.urlHost" -}}
+{{- with .Values.webhook.url }}
+{{- $host := regexReplaceAll "^https://([^/?#]+).*$" . "${1}" }}
+{{- if hasPrefix "[" $host }}
+{{- regexReplaceAll "^\\[(.*)\\].*$" $host "${1}" }}
+{{- else }}
+{{- regexReplaceAll ":[0-9]+$" $host "" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/* The webhook configurations' annotations: cert-manager's CA injection from the chart's Certificate. */}}
+{{- define "trainer.webhook.annotations" -}}
+{{- if .Values.webhook.certManager.enable }}
+annotations:
+  cert-manager.io/inject-ca-from: {{ printf "%s/%s" .Release.Namespace (include "trainer.webhook.certificate.name" .) }}
+{{- end }}
+{{- end }}
+
+{{/* cert-manager issues the certificate the manager would otherwise make: both cannot be on. */}}
+{{- define "trainer.webhook.checkCertManager" -}}
+{{- if and .Values.webhook.certManager.enable .Values.manager.config.certManagement.enable }}
+{{- fail "webhook.certManager.enable: set manager.config.certManagement.enable=false as well (the manager would make and renew its own certificate in the Secret cert-manager writes)" }}
+{{- end }}
+{{- end }}
+
+{{/*
+The namespaceSelector of the webhooks of namespaced kinds when manager.watchNamespaces is set: the API server calls
+them for objects of those namespaces only (the manager reconciles no other), so elsewhere neither a manager outage
+nor its refusals get in the way.
+*/}}
+{{- define "trainer.webhook.namespaceSelector" -}}
+{{- with .Values.manager.watchNamespaces }}
+namespaceSelector:
+  matchExpressions:
+    - key: kubernetes.io/metadata.name
+      operator: In
+      values: {{ toJson . }}
+{{- end }}
 {{- end }}

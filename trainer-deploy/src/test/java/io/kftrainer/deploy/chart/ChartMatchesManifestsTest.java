@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServicePort;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -118,6 +119,53 @@ class ChartMatchesManifestsTest {
         + " " + m.getReadOnly()).sorted().toList());
   }
 
+  /**
+   * Upstream's Istio annotation on the manager pods (the webhook port), and, with more than one replica (the base's
+   * PodDisruptionBudget is there for that), the preferred anti-affinity of the manager pods on the node, each
+   * selecting its own Deployment's pods.
+   */
+  @Test
+  void theManagerPodsAreAnnotatedAndSpreadTheSameWay() throws IOException {
+    Deployment fromChart = Renders.chart("--set", "manager.replicas=2").get(Deployment.class, MANAGER);
+    Deployment fromManifests = manifests.get(Deployment.class, MANAGER);
+    for (Deployment deployment : List.of(fromChart, fromManifests, chart.get(Deployment.class, MANAGER))) {
+      assertThat(deployment.getSpec().getTemplate().getMetadata().getAnnotations())
+          .containsEntry("traffic.sidecar.istio.io/excludeInboundPorts", "9443");
+    }
+    for (Deployment deployment : List.of(fromChart, fromManifests)) {
+      var terms = deployment.getSpec().getTemplate().getSpec().getAffinity().getPodAntiAffinity()
+          .getPreferredDuringSchedulingIgnoredDuringExecution();
+      assertThat(terms).singleElement().satisfies(term -> {
+        assertThat(term.getWeight()).isEqualTo(100);
+        assertThat(term.getPodAffinityTerm().getTopologyKey()).isEqualTo("kubernetes.io/hostname");
+        assertThat(deployment.getSpec().getTemplate().getMetadata().getLabels())
+            .containsAllEntriesOf(term.getPodAffinityTerm().getLabelSelector().getMatchLabels());
+      });
+    }
+  }
+
+  /**
+   * The namespace-scoped variant: the chart's {@code manager.watchNamespaces} and manifests/overlays/namespaced (for
+   * team-a and team-b) give the same RoleBindings, arguments and webhooks (those of TrainJobs and TrainingRuntimes
+   * scoped to the two namespaces).
+   */
+  @Test
+  void theNamespacedVariantIsTheSame() throws IOException {
+    Rendered fromChart = Renders.chart("--set", "manager.watchNamespaces={team-a,team-b}");
+    Rendered fromManifests = Renders.kustomize("overlays/namespaced");
+    assertThat(bindings(fromChart)).isEqualTo(bindings(fromManifests));
+    assertThat(fromChart.get(Deployment.class, MANAGER).getSpec().getTemplate().getSpec().getContainers().get(0)
+        .getArgs()).isEqualTo(fromManifests.get(Deployment.class, MANAGER).getSpec().getTemplate().getSpec()
+        .getContainers().get(0).getArgs());
+    for (String kind : List.of("ValidatingWebhookConfiguration", "MutatingWebhookConfiguration")) {
+      assertThat(webhooks(fromChart, kind)).as(kind).isEqualTo(webhooks(fromManifests, kind));
+    }
+    assertThat(webhooks(fromManifests, "ValidatingWebhookConfiguration").get("validator.trainer.kubeflow.org/"
+        + "validator.trainjob.trainer.kubeflow.org").path("namespaceSelector").toString())
+        .isEqualTo("{\"matchExpressions\":[{\"key\":\"kubernetes.io/metadata.name\",\"operator\":\"In\","
+            + "\"values\":[\"team-a\",\"team-b\"]}]}");
+  }
+
   @Test
   void theServiceExposesTheSamePorts() {
     assertThat(ports(chart.get(Service.class, MANAGER))).isEqualTo(ports(manifests.get(Service.class, MANAGER)));
@@ -129,6 +177,47 @@ class ChartMatchesManifestsTest {
         .isEqualTo(configuration(manifests.get(ConfigMap.class, "kubeflow-trainer-config")));
     assertThat(chart.get(ConfigMap.class, "kubeflow-trainer-public").getData())
         .isEqualTo(manifests.get(ConfigMap.class, "kubeflow-trainer-public").getData());
+  }
+
+  /**
+   * cert-manager's way is the same with both: the chart's {@code webhook.certManager.enable} (with
+   * {@code certManagement.enable=false}) and manifests/overlays/cert-manager make the same Issuer and Certificate, the
+   * same CA-injection annotation, the same Configuration, the Secret mounted at the same place, and no empty Secret
+   * of their own (cert-manager creates it).
+   */
+  @Test
+  void theCertManagerWayIsTheSame() throws IOException {
+    Rendered fromChart = Renders.chart("--set", "webhook.certManager.enable=true",
+        "--set", "manager.config.certManagement.enable=false");
+    Rendered fromManifests = Renders.kustomize("overlays/cert-manager");
+    for (String kind : List.of("Certificate", "Issuer")) {
+      Map<String, JsonNode> a = specs(fromChart.ofKind(kind));
+      a.values().forEach(spec -> ((ObjectNode) spec).remove("secretTemplate"));
+      assertThat(a).as(kind + " (the chart's Secret template aside)").isEqualTo(specs(fromManifests.ofKind(kind)))
+          .hasSize(1);
+    }
+    assertThat(configuration(fromChart.get(ConfigMap.class, "kubeflow-trainer-config")))
+        .isEqualTo(configuration(fromManifests.get(ConfigMap.class, "kubeflow-trainer-config")));
+    JsonNode base = configuration(manifests.get(ConfigMap.class, "kubeflow-trainer-config")).deepCopy();
+    ((ObjectNode) base.path("certManagement")).put("enable", false);
+    assertThat(configuration(fromManifests.get(ConfigMap.class, "kubeflow-trainer-config")))
+        .as("the overlay's Configuration is the base's but certManagement.enable").isEqualTo(base);
+    for (String kind : List.of("ValidatingWebhookConfiguration", "MutatingWebhookConfiguration")) {
+      assertThat(fromChart.ofKind(kind)).singleElement().satisfies(c -> assertThat(c.getMetadata().getAnnotations())
+          .isEqualTo(fromManifests.ofKind(kind).get(0).getMetadata().getAnnotations())
+          .containsEntry("cert-manager.io/inject-ca-from", "kubeflow-system/kubeflow-trainer-webhook-cert"));
+      assertThat(webhooks(fromChart, kind)).isEqualTo(webhooks(fromManifests, kind));
+    }
+    for (Rendered rendered : List.of(fromChart, fromManifests)) {
+      assertThat(rendered.find(Secret.class, "kubeflow-trainer-webhook-cert")).isEmpty();
+      var pod = rendered.get(Deployment.class, MANAGER).getSpec().getTemplate().getSpec();
+      assertThat(pod.getContainers().get(0).getVolumeMounts()).anySatisfy(m -> {
+        assertThat(m.getMountPath()).isEqualTo("/tmp/k8s-webhook-server/serving-certs");
+        assertThat(m.getReadOnly()).isTrue();
+        assertThat(pod.getVolumes()).anySatisfy(v -> assertThat(v.getName() + " " + (v.getSecret() == null ? null
+            : v.getSecret().getSecretName())).isEqualTo(m.getName() + " kubeflow-trainer-webhook-cert"));
+      });
+    }
   }
 
   // ------------------------------------------------------------------------------------------------------------

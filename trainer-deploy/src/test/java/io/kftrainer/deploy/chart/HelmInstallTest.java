@@ -15,10 +15,15 @@ import io.kftrainer.deploy.Renders;
 import io.kftrainer.deploy.Tools;
 import io.kftrainer.deploy.image.ApiServerProcess;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -30,8 +35,10 @@ import org.junit.jupiter.api.TestMethodOrder;
  * {@code helm install}, {@code upgrade} and {@code uninstall} of the chart (the real helm; skipped without it)
  * against {@code trainer.jar apiserver --empty}, an API server with nothing installed: every object of the release
  * (its hooks, the runtimes, included) is accepted and stored, the custom resources validated against the CRDs the
- * same release installs; a changed value reaches the Deployment; after uninstall nothing is left; bad values fail
- * before anything is created. No operator runs: the release is what is tried, not the manager.
+ * same release installs; a changed value reaches the Deployment; the runtimes, a hook of the install that brings
+ * their CRD, are adopted in place by the first upgrade (same uid: never deleted) and are ordinary objects of the
+ * release from then on; after uninstall nothing is left, the runtimes included when the CRDs are not the release's;
+ * bad values fail before anything is created. No operator runs: the release is what is tried, not the manager.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class HelmInstallTest {
@@ -42,6 +49,8 @@ class HelmInstallTest {
   private static ApiServerProcess server;
   private static KubernetesClient client;
   private static List<HasMetadata> installed = List.of();
+  /** The runtimes' uids after the install: an upgrade keeps them (updated in place, never created again). */
+  private static Map<String, String> runtimeUids = Map.of();
 
   @BeforeAll
   static void startAnEmptyCluster() throws Exception {
@@ -76,6 +85,14 @@ class HelmInstallTest {
       assertThat(stored(object)).as(object.getKind() + " " + object.getMetadata().getName()).isNotNull();
     }
     assertThat(helm("status", RELEASE, "-n", NAMESPACE).success()).contains("STATUS: deployed");
+    // the kind was not served when helm mapped the release: the runtimes are its post-install hook, carrying the
+    // release's ownership metadata for the next upgrade to adopt them
+    assertThat(Rendered.parse(helm("get", "hooks", RELEASE, "-n", NAMESPACE).success())
+        .ofKind("ClusterTrainingRuntime")).hasSize(8);
+    runtimeUids = runtimeUids();
+    assertThat(runtimes()).allSatisfy(runtime -> assertThat(runtime.getMetadata().getAnnotations())
+        .containsEntry("meta.helm.sh/release-name", RELEASE).containsEntry("meta.helm.sh/release-namespace",
+            NAMESPACE));
   }
 
   @Test
@@ -97,13 +114,34 @@ class HelmInstallTest {
     assertThat(config.getData().get("controller_manager_config.yaml")).contains("qps: 20");
     assertThat(client.resources(PodDisruptionBudget.class).inNamespace(NAMESPACE)
         .withName("kubeflow-trainer-controller-manager").get()).as("a PDB with two replicas").isNotNull();
-    assertThat(client.genericKubernetesResources("trainer.kubeflow.org/v1alpha1", "ClusterTrainingRuntime").list()
-        .getItems()).hasSize(8);
+    assertThat(runtimeUids()).as("the runtimes updated in place, none deleted and created again")
+        .isEqualTo(runtimeUids);
+    assertThat(Rendered.parse(helm("get", "manifest", RELEASE, "-n", NAMESPACE).success())
+        .ofKind("ClusterTrainingRuntime")).as("ordinary objects of the release from the first upgrade").hasSize(8);
     installed = releaseObjects();
   }
 
   @Test
   @Order(3)
+  void anUpgradeUpdatesTheRuntimesInPlaceAndDeletesOneSwitchedOff() throws IOException {
+    helm("upgrade", RELEASE, Deploy.chart().toString(), "-n", NAMESPACE, "--reuse-values",
+        "--set", "runtimes.defaultEnabled=false", "--set", "runtimes.torchDistributed.enabled=true",
+        "--set", "runtimes.jaxDistributed.enabled=true", "--set", "runtimes.commonLabels.upgraded=yes").success();
+
+    Map<String, String> expected = Map.of("torch-distributed", runtimeUids.get("torch-distributed"),
+        "jax-distributed", runtimeUids.get("jax-distributed"));
+    await("the runtimes switched off deleted").atMost(Duration.ofSeconds(30))
+        .untilAsserted(() -> assertThat(runtimeUids()).isEqualTo(expected));
+    assertThat(runtimes()).allSatisfy(runtime -> assertThat(runtime.getMetadata().getLabels())
+        .containsEntry("upgraded", "yes").containsEntry("trainer.kubeflow.org/webhook-validation", "disabled"));
+    helm("upgrade", RELEASE, Deploy.chart().toString(), "-n", NAMESPACE, "--reuse-values",
+        "--set", "runtimes.defaultEnabled=true").success();
+    assertThat(runtimeUids()).hasSize(8).containsAllEntriesOf(expected);
+    installed = releaseObjects();
+  }
+
+  @Test
+  @Order(4)
   void anUninstallLeavesNothing() throws IOException {
     assertThat(installed).isNotEmpty();
     helm("uninstall", RELEASE, "-n", NAMESPACE, "--wait").success();
@@ -116,8 +154,61 @@ class HelmInstallTest {
         .as("helm's release records").isEmpty();
   }
 
+  /**
+   * CRDs applied outside the chart ({@code crds.enabled=false}): the kind is served at the install, so the runtimes
+   * are ordinary objects of the release from the start, and {@code helm uninstall} deletes them (no hook would).
+   */
   @Test
-  @Order(4)
+  @Order(5)
+  void withoutTheCrdsTheRuntimesAreTheReleasesAndGoWithIt() throws IOException {
+    List<Path> crds;
+    try (Stream<Path> files = Files.list(Deploy.manifests().resolve("crds"))) {
+      crds = files.filter(f -> f.getFileName().toString().startsWith("trainer.kubeflow.org_")).sorted().toList();
+    }
+    for (Path crd : crds) {
+      try (InputStream in = Files.newInputStream(crd)) {
+        client.load(in).serverSideApply();
+      }
+    }
+    await("the CRDs served").atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> client
+        .genericKubernetesResources("trainer.kubeflow.org/v1alpha1", "ClusterTrainingRuntime").list() != null);
+    helm("install", RELEASE, Deploy.chart().toString(), "-n", NAMESPACE, "--create-namespace",
+        "--set", "crds.enabled=false", "--set", "runtimes.defaultEnabled=true").success();
+    assertThat(Rendered.parse(helm("get", "manifest", RELEASE, "-n", NAMESPACE).success())
+        .ofKind("ClusterTrainingRuntime")).hasSize(8);
+    assertThat(Rendered.parse(helm("get", "hooks", RELEASE, "-n", NAMESPACE).success()).objects()).isEmpty();
+    assertThat(runtimes()).hasSize(8);
+
+    helm("uninstall", RELEASE, "-n", NAMESPACE, "--wait").success();
+    await("the runtimes deleted with the release").atMost(Duration.ofSeconds(60))
+        .untilAsserted(() -> assertThat(runtimes()).isEmpty());
+    assertThat(client.apiextensions().v1().customResourceDefinitions().list().getItems())
+        .as("the CRDs are not the release's").hasSize(crds.size());
+    for (Path crd : crds) {
+      try (InputStream in = Files.newInputStream(crd)) {
+        client.load(in).delete();
+      }
+    }
+    await("the CRDs deleted").atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(client.apiextensions()
+        .v1().customResourceDefinitions().list().getItems()).isEmpty());
+  }
+
+  /** Upstream's values file (v2.3.0's, the same at main 8c0f5059), unchanged: installed, then uninstalled. */
+  @Test
+  @Order(6)
+  void installsFromUpstreamsValuesFileUnchanged() throws IOException {
+    helm("install", RELEASE, Deploy.chart().toString(), "-n", NAMESPACE, "--create-namespace", "-f",
+        Renders.CASES.resolve("upstream-v2.3.0-values.yaml").toString()).success();
+    assertThat(helm("status", RELEASE, "-n", NAMESPACE).success()).contains("STATUS: deployed");
+    assertThat(client.apps().deployments().inNamespace(NAMESPACE).withName("kubeflow-trainer-controller-manager")
+        .get().getSpec().getTemplate().getSpec().getContainers().get(0).getImage()).isEqualTo(Deploy.image());
+    helm("uninstall", RELEASE, "-n", NAMESPACE, "--wait").success();
+    await("the release deleted").atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(client.apps()
+        .deployments().inAnyNamespace().list().getItems()).isEmpty());
+  }
+
+  @Test
+  @Order(7)
   void badValuesInstallNothing() throws IOException {
     Tools.Result result = helm("install", "bad", Deploy.chart().toString(), "-n", NAMESPACE, "--create-namespace",
         "--set", "webhook.failurePolicy=Sometimes", "--set", "manager.replicas=2");
@@ -136,6 +227,17 @@ class HelmInstallTest {
         .success()).objects());
     objects.addAll(Rendered.parse(helm("get", "hooks", RELEASE, "-n", NAMESPACE).success()).objects());
     return objects;
+  }
+
+  private static List<GenericKubernetesResource> runtimes() {
+    return client.genericKubernetesResources("trainer.kubeflow.org/v1alpha1", "ClusterTrainingRuntime").list()
+        .getItems();
+  }
+
+  /** Name to uid of each ClusterTrainingRuntime. */
+  private static Map<String, String> runtimeUids() {
+    return runtimes().stream().collect(Collectors.toMap(r -> r.getMetadata().getName(),
+        r -> r.getMetadata().getUid()));
   }
 
   private static GenericKubernetesResource stored(HasMetadata object) {

@@ -2,7 +2,11 @@ package io.kftrainer.deploy.chart;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.kftrainer.deploy.Deploy;
@@ -79,7 +83,14 @@ class HelmTemplateTest {
         Arguments.of("runtimes.torchDistributed.enable=true",
             "at '/runtimes/torchDistributed': additional properties 'enable' not allowed"),
         Arguments.of("manager.env[0].name=JAVA_TOOL_OPTIONS,manager.env[0].value=-Xmx1g",
-            "manager.env: JAVA_TOOL_OPTIONS would replace the image's"));
+            "manager.env: JAVA_TOOL_OPTIONS would replace the image's"),
+        // upstream's keys are accepted, not anything beside them
+        Arguments.of("jobset.instal=false", "at '/jobset': additional properties 'instal' not allowed"),
+        Arguments.of("dataCache.enabled=maybe", "at '/dataCache/enabled': got string, want boolean"),
+        Arguments.of("runtimes.installer.image.name=x",
+            "at '/runtimes/installer/image': additional properties 'name' not allowed"),
+        Arguments.of("manager.podDisruptionBudget.enabled=no",
+            "at '/manager/podDisruptionBudget/enabled': got string, want boolean"));
   }
 
   @ParameterizedTest(name = "--set {0}")
@@ -88,6 +99,190 @@ class HelmTemplateTest {
     Tools.Result result = Renders.helmTemplate("--set", set);
     assertThat(result.exitCode()).isNotZero();
     assertThat(result.err()).contains(message);
+  }
+
+  /**
+   * Upstream's values file (v2.3.0's, the same at main 8c0f5059; src/test/resources/chart/upstream-v2.3.0-values.yaml)
+   * unchanged: it passes the schema and lints; the keys that have no effect here are named in the notes; upstream's
+   * manager image, which cannot run this chart's manager, is replaced by ours.
+   */
+  @Test
+  void upstreamsValuesFileIsAcceptedUnchanged() throws IOException {
+    String upstream = Renders.CASES.resolve("upstream-v2.3.0-values.yaml").toString();
+    Tools.Result lint = Tools.helm("lint", Deploy.chart().toString(), "-f", upstream);
+    lint.success();
+    assertThat(lint.out()).doesNotContain("[ERROR]", "[WARNING]");
+    Rendered rendered = Renders.chart("-f", upstream);
+    rendered.assertOnlyKnownFields();
+    Deployment deployment = rendered.get(Deployment.class, "kubeflow-trainer-controller-manager");
+    assertThat(deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getImage())
+        .isEqualTo(Deploy.image());
+    assertThat(rendered.ofKind(Deployment.class)).as("no JobSet subchart").hasSize(1);
+
+    String notes = Tools.helm("install", Renders.RELEASE, Deploy.chart().toString(), "-n", Renders.NAMESPACE,
+        "--dry-run=client", "-f", upstream, "--set", "dataCache.enabled=true",
+        "--set", "runtimes.installer.image.tag=3.22", "--set", "runtimes.torchDistributed.enabled=true").success();
+    assertThat(notes.substring(notes.indexOf("NOTES:"))).contains(
+        "Values of upstream's chart accepted with no effect here",
+        "jobset.install: this chart does not install JobSet", "dataCache.*: this chart installs neither",
+        "image.repository: upstream's manager image (kubeflow/trainer/trainer-controller-manager) cannot run",
+        "runtimes.installer.*: no installer Job runs");
+    String ours = Tools.helm("install", Renders.RELEASE, Deploy.chart().toString(), "-n", Renders.NAMESPACE,
+        "--dry-run=client").success();
+    assertThat(ours.substring(ours.indexOf("NOTES:"))).doesNotContain("accepted with no effect");
+  }
+
+  /** {@code serviceName} and {@code secretName}, upstream's later names of the certManagement fields, map onto ours. */
+  @Test
+  void upstreamsLaterCertManagementNamesMapOntoTheConfigurationsFields() throws IOException {
+    Rendered rendered = Renders.chart("--set", "manager.config.certManagement.serviceName=trainer-webhook",
+        "--set", "manager.config.certManagement.secretName=trainer-certs");
+    assertThat(rendered.find(Service.class, "trainer-webhook")).isPresent();
+    assertThat(rendered.find(Secret.class, "trainer-certs")).isPresent();
+    String configuration = rendered.get(ConfigMap.class, "kubeflow-trainer-config").getData()
+        .get("controller_manager_config.yaml");
+    assertThat(configuration).contains("webhookServiceName: trainer-webhook", "webhookSecretName: trainer-certs")
+        .doesNotContain(" serviceName:", " secretName:");
+  }
+
+  /**
+   * cert-manager's way: a self-signed Issuer (or the one given), a Certificate into the webhook Secret naming the
+   * Service (and webhook.url's host, an IP address or a name), the CA injected into both webhook configurations, the
+   * Secret mounted where the manager reads a certificate provided from outside; refused with the manager's own
+   * certificates still on.
+   */
+  @Test
+  void certManagerIssuesTheWebhookCertificate() throws IOException {
+    Rendered rendered = Renders.chart("--set", "webhook.certManager.enable=true",
+        "--set", "manager.config.certManagement.enable=false", "--set", "webhook.url=https://127.0.0.1:9443");
+    rendered.assertOnlyKnownFields();
+    HasMetadata certificate = rendered.ofKind("Certificate").get(0);
+    JsonNode spec = Rendered.SERIALIZATION.convertValue(certificate, JsonNode.class).path("spec");
+    assertThat(spec.path("secretName").asText()).isEqualTo("kubeflow-trainer-webhook-cert");
+    assertThat(spec.path("dnsNames").toString()).isEqualTo("[\"kubeflow-trainer-controller-manager.kubeflow-system"
+        + ".svc\",\"kubeflow-trainer-controller-manager.kubeflow-system.svc.cluster.local\"]");
+    assertThat(spec.path("ipAddresses").toString()).isEqualTo("[\"127.0.0.1\"]");
+    assertThat(spec.path("issuerRef").toString())
+        .isEqualTo("{\"name\":\"kubeflow-trainer-webhook-issuer\",\"kind\":\"Issuer\",\"group\":\"cert-manager.io\"}");
+    assertThat(rendered.ofKind("Issuer")).singleElement().satisfies(issuer -> assertThat(issuer.getMetadata()
+        .getName()).isEqualTo("kubeflow-trainer-webhook-issuer"));
+    for (String kind : List.of("ValidatingWebhookConfiguration", "MutatingWebhookConfiguration")) {
+      assertThat(rendered.ofKind(kind).get(0).getMetadata().getAnnotations())
+          .containsEntry("cert-manager.io/inject-ca-from", "kubeflow-system/kubeflow-trainer-webhook-cert");
+    }
+    assertThat(rendered.find(Secret.class, "kubeflow-trainer-webhook-cert")).as("cert-manager creates it").isEmpty();
+    assertThat(certificateMount(rendered)).isTrue();
+
+    Rendered named = Renders.chart("--set", "webhook.certManager.enable=true",
+        "--set", "manager.config.certManagement.enable=false", "--set", "webhook.url=https://trainer.example.com:9443",
+        "--set", "webhook.certManager.issuerRef.name=company-ca", "--set", "webhook.certManager.issuerRef.kind="
+            + "ClusterIssuer");
+    JsonNode namedSpec = Rendered.SERIALIZATION.convertValue(named.ofKind("Certificate").get(0), JsonNode.class)
+        .path("spec");
+    assertThat(namedSpec.path("dnsNames").toString()).contains("\"trainer.example.com\"");
+    assertThat(namedSpec.path("ipAddresses").isMissingNode()).isTrue();
+    assertThat(namedSpec.path("issuerRef").path("kind").asText()).isEqualTo("ClusterIssuer");
+    assertThat(named.ofKind("Issuer")).as("the issuer given is used").isEmpty();
+
+    Tools.Result both = Renders.helmTemplate("--set", "webhook.certManager.enable=true");
+    assertThat(both.exitCode()).isNotZero();
+    assertThat(both.err()).contains("webhook.certManager.enable: set manager.config.certManagement.enable=false");
+  }
+
+  /**
+   * With certManagement.enable false (certificates provided from outside), the webhook Secret is mounted where the
+   * manager reads them, as upstream's chart mounts it; with the manager's own certificates, nothing is mounted there
+   * (the manager writes its certificate in /tmp).
+   */
+  @Test
+  void theWebhookSecretIsMountedOnlyForCertificatesProvidedFromOutside() throws IOException {
+    Rendered outside = Renders.chart("--set", "manager.config.certManagement.enable=false");
+    assertThat(certificateMount(outside)).isTrue();
+    assertThat(outside.find(Secret.class, "kubeflow-trainer-webhook-cert")).isPresent();
+    assertThat(outside.ofKind("Certificate")).isEmpty();
+    assertThat(certificateMount(Renders.chart())).isFalse();
+  }
+
+  private static boolean certificateMount(Rendered rendered) {
+    var pod = rendered.get(Deployment.class, "kubeflow-trainer-controller-manager").getSpec().getTemplate().getSpec();
+    return pod.getContainers().get(0).getVolumeMounts().stream().anyMatch(m -> m.getMountPath()
+        .equals("/tmp/k8s-webhook-server/serving-certs") && Boolean.TRUE.equals(m.getReadOnly()) && pod.getVolumes()
+        .stream().anyMatch(v -> v.getName().equals(m.getName()) && v.getSecret() != null
+            && v.getSecret().getSecretName().equals("kubeflow-trainer-webhook-cert")));
+  }
+
+  /** With more than one replica and no affinity given, the manager pods prefer other nodes than each other's. */
+  @Test
+  void theManagerPodsPreferOtherNodesWhenThereIsMoreThanOne() throws IOException {
+    assertThat(manager(Renders.chart()).getSpec().getTemplate().getSpec().getAffinity()).isNull();
+    Deployment two = manager(Renders.chart("--set", "manager.replicas=2"));
+    var term = two.getSpec().getTemplate().getSpec().getAffinity().getPodAntiAffinity()
+        .getPreferredDuringSchedulingIgnoredDuringExecution().get(0);
+    assertThat(term.getPodAffinityTerm().getTopologyKey()).isEqualTo("kubernetes.io/hostname");
+    assertThat(term.getPodAffinityTerm().getLabelSelector().getMatchLabels())
+        .isEqualTo(two.getSpec().getSelector().getMatchLabels());
+    Deployment given = manager(Renders.chart("--set", "manager.replicas=2",
+        "--set", "manager.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0]"
+            + ".matchExpressions[0].key=pool,manager.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution"
+            + ".nodeSelectorTerms[0].matchExpressions[0].operator=Exists"));
+    assertThat(given.getSpec().getTemplate().getSpec().getAffinity().getPodAntiAffinity()).as("the one given only")
+        .isNull();
+    assertThat(given.getSpec().getTemplate().getSpec().getAffinity().getNodeAffinity()).isNotNull();
+  }
+
+  /**
+   * With watchNamespaces, the API server calls the webhooks of TrainJobs and TrainingRuntimes for those namespaces
+   * only; the ClusterTrainingRuntime one (cluster-scoped) and every webhook without watchNamespaces, for all.
+   */
+  @Test
+  void theWebhooksAreScopedToTheWatchedNamespaces() throws IOException {
+    Map<String, JsonNode> scoped = webhooks(Renders.chart("--set", "manager.watchNamespaces={team-a,team-b}"));
+    String selector = "{\"matchExpressions\":[{\"key\":\"kubernetes.io/metadata.name\",\"operator\":\"In\","
+        + "\"values\":[\"team-a\",\"team-b\"]}]}";
+    assertThat(scoped.get("defaulter.trainjob.trainer.kubeflow.org").path("namespaceSelector").toString())
+        .isEqualTo(selector);
+    assertThat(scoped.get("validator.trainjob.trainer.kubeflow.org").path("namespaceSelector").toString())
+        .isEqualTo(selector);
+    assertThat(scoped.get("validator.trainingruntime.trainer.kubeflow.org").path("namespaceSelector").toString())
+        .isEqualTo(selector);
+    assertThat(scoped.get("validator.clustertrainingruntime.trainer.kubeflow.org").has("namespaceSelector")).isFalse();
+    assertThat(webhooks(Renders.chart()).values()).hasSize(4).allSatisfy(w -> assertThat(w.has("namespaceSelector"))
+        .isFalse());
+  }
+
+  /** Upstream's Istio annotation: the sidecar lets the API server's calls to the webhook port through. */
+  @Test
+  void theManagerPodsLetIstioPassTheWebhookCalls() throws IOException {
+    assertThat(manager(Renders.chart()).getSpec().getTemplate().getMetadata().getAnnotations())
+        .containsEntry("traffic.sidecar.istio.io/excludeInboundPorts", "9443");
+    assertThat(manager(Renders.chart("--set", "manager.config.webhook.port=10250")).getSpec().getTemplate()
+        .getMetadata().getAnnotations()).containsEntry("traffic.sidecar.istio.io/excludeInboundPorts", "10250");
+    assertThat(manager(Renders.chart("--set-string",
+        "manager.podAnnotations.traffic\\.sidecar\\.istio\\.io/excludeInboundPorts=9443\\,15020"))
+        .getSpec().getTemplate().getMetadata().getAnnotations())
+        .containsEntry("traffic.sidecar.istio.io/excludeInboundPorts", "9443,15020");
+  }
+
+  private static Deployment manager(Rendered rendered) {
+    return rendered.get(Deployment.class, "kubeflow-trainer-controller-manager");
+  }
+
+  /** Webhook name to webhook, of both configurations. */
+  private static Map<String, JsonNode> webhooks(Rendered rendered) {
+    Map<String, JsonNode> webhooks = new LinkedHashMap<>();
+    for (String kind : List.of("ValidatingWebhookConfiguration", "MutatingWebhookConfiguration")) {
+      for (HasMetadata configuration : rendered.ofKind(kind)) {
+        Rendered.SERIALIZATION.convertValue(configuration, JsonNode.class).path("webhooks")
+            .forEach(w -> webhooks.put(w.path("name").asText(), w));
+      }
+    }
+    return webhooks;
+  }
+
+  @Test
+  void aPodDisruptionBudgetIsNeverMadeWhenSwitchedOff() throws IOException {
+    assertThat(Renders.chart("--set", "manager.replicas=3", "--set", "manager.podDisruptionBudget.enabled=false")
+        .ofKind(PodDisruptionBudget.class)).isEmpty();
   }
 
   @Test
@@ -120,6 +315,29 @@ class HelmTemplateTest {
     }
     assertThat(runtimeNames(Renders.chart(RUNTIMES_ONLY, "--set", "runtimes.defaultEnabled=true")))
         .containsExactlyInAnyOrderElementsOf(values.values());
+  }
+
+  /**
+   * The runtimes are a post-install hook only where the cluster does not serve their kind yet (the install that
+   * brings the CRDs: helm could not map them), with the release's ownership metadata so that the next upgrade adopts
+   * them; wherever the kind is served (every upgrade, an install with the CRDs applied beforehand) they are ordinary
+   * objects of the release, which helm updates in place and never deletes to create again.
+   */
+  @Test
+  void theRuntimesAreAHookOnlyWhereTheirKindIsNotServedYet() throws IOException {
+    List<HasMetadata> hooks = Renders.chart(RUNTIMES_ONLY, "--set", "runtimes.defaultEnabled=true")
+        .ofKind("ClusterTrainingRuntime");
+    assertThat(hooks).hasSize(8).allSatisfy(runtime -> assertThat(runtime.getMetadata().getAnnotations())
+        .containsEntry("helm.sh/hook", "post-install,post-rollback")
+        .containsEntry("meta.helm.sh/release-name", Renders.RELEASE)
+        .containsEntry("meta.helm.sh/release-namespace", Renders.NAMESPACE));
+    assertThat(hooks).allSatisfy(runtime -> assertThat(runtime.getMetadata().getLabels())
+        .containsEntry("app.kubernetes.io/managed-by", "Helm"));
+
+    List<HasMetadata> ordinary = Renders.chart(RUNTIMES_ONLY, "--set", "runtimes.defaultEnabled=true",
+        "--api-versions", "trainer.kubeflow.org/v1alpha1/ClusterTrainingRuntime").ofKind("ClusterTrainingRuntime");
+    assertThat(ordinary).hasSize(8).allSatisfy(runtime -> assertThat(runtime.getMetadata().getAnnotations())
+        .as(runtime.getMetadata().getName()).isNullOrEmpty());
   }
 
   @Test

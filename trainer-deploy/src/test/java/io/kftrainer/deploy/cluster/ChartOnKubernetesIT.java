@@ -7,14 +7,17 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.kftrainer.api.v1alpha1.TrainJobStatusEndpoint;
 import io.kftrainer.deploy.Deploy;
 import io.kftrainer.deploy.Tools;
@@ -30,6 +33,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
@@ -38,9 +42,16 @@ import java.security.cert.CertificateFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
@@ -94,6 +105,7 @@ class ChartOnKubernetesIT {
   private static int statusPort;
   private static int webhookPort;
   private static BwrapContainer secondReplica;
+  private static BwrapContainer certManaged;
   private static Path work;
   private static ImageArchive image;
 
@@ -188,6 +200,9 @@ class ChartOnKubernetesIT {
     }
     if (secondReplica != null) {
       secondReplica.close();
+    }
+    if (certManaged != null) {
+      certManaged.close();
     }
   }
 
@@ -832,12 +847,101 @@ class ChartOnKubernetesIT {
   }
 
   /**
-   * Every request the operator, its webhooks and its status server made to kube-apiserver over the whole suite
-   * (installation, every example, failures, deletions, metrics, the second replica and the Lease handover), as
-   * kube-apiserver's audit log records them: not one was forbidden by the chart's RBAC. Last, so that it sees them all.
+   * {@code helm upgrade} under a stream of TrainJob creates (one every 100 ms, each admitted by the webhook, which
+   * refuses a TrainJob whose runtime does not exist): none is refused, as the runtimes are updated in place (same
+   * uid), where a runtime deleted and created again by the upgrade refused each create in between with
+   * {@code spec.runtimeRef: Not found: "torch-distributed"}. The counts and the upgrade's duration are printed.
    */
   @Test
-  @Order(Integer.MAX_VALUE)
+  @Order(9)
+  void aHelmUpgradeUnderAStreamOfTrainJobCreatesRefusesNone() throws Exception {
+    String namespace = "upgrade-load";
+    admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build())
+        .create();
+    Map<String, String> before = runtimeUids();
+    assertThat(before).hasSize(8);
+    assertThat(kubectl("get", "clustertrainingruntime", "torch-distributed", "-o",
+        "jsonpath={.metadata.annotations.helm\\.sh/hook}").success())
+        .as("the install made the runtimes a hook of the release").isEqualTo("post-install,post-rollback");
+
+    AtomicInteger attempted = new AtomicInteger();
+    AtomicInteger duringUpgrade = new AtomicInteger();
+    AtomicBoolean upgrading = new AtomicBoolean();
+    List<String> refusals = Collections.synchronizedList(new ArrayList<>());
+    ScheduledExecutorService stream = Executors.newSingleThreadScheduledExecutor();
+    stream.scheduleWithFixedDelay(() -> {
+      int n = attempted.incrementAndGet();
+      if (upgrading.get()) {
+        duringUpgrade.incrementAndGet();
+      }
+      GenericKubernetesResource trainJob = new GenericKubernetesResource();
+      trainJob.setApiVersion("trainer.kubeflow.org/v1alpha1");
+      trainJob.setKind("TrainJob");
+      trainJob.setMetadata(new ObjectMetaBuilder().withName("load-" + n).withNamespace(namespace).build());
+      trainJob.setAdditionalProperty("spec", Map.of("runtimeRef", Map.of("name", "torch-distributed"),
+          "suspend", true));
+      try {
+        admin.genericKubernetesResources("trainer.kubeflow.org/v1alpha1", "TrainJob").inNamespace(namespace)
+            .resource(trainJob).create();
+      } catch (RuntimeException e) {
+        refusals.add("load-" + n + ": " + e.getMessage());
+      }
+    }, 0, 100, TimeUnit.MILLISECONDS);
+    Tools.Result upgrade;
+    double seconds;
+    try {
+      await("creates before the upgrade").atMost(Duration.ofSeconds(30)).until(() -> attempted.get() >= 10);
+      upgrading.set(true);
+      long start = System.nanoTime();
+      upgrade = Tools.run(List.of(Tools.helm(), "upgrade", RELEASE, Deploy.chart().toString(), "--kubeconfig",
+          lab.adminKubeconfig().toString(), "-n", NAMESPACE, "--reuse-values", "--wait", "--timeout", "3m",
+          "--set", "runtimes.commonLabels.upgraded=yes", "--set", "manager.podAnnotations.upgraded=yes"), null);
+      seconds = (System.nanoTime() - start) / 1e9;
+      upgrading.set(false);
+      int after = attempted.get();
+      await("creates after the upgrade").atMost(Duration.ofSeconds(30)).until(() -> attempted.get() >= after + 10);
+    } finally {
+      stream.shutdown(); // no interrupt: the create under way completes, and counts
+      assertThat(stream.awaitTermination(30, TimeUnit.SECONDS)).as("the stream stopped").isTrue();
+    }
+    System.out.printf("helm upgrade under a stream of TrainJob creates: the upgrade took %.1f s; creates attempted "
+        + "%d (%d while it ran), refused %d%n", seconds, attempted.get(), duringUpgrade.get(), refusals.size());
+    upgrade.success();
+
+    assertThat(refusals).as("TrainJob creates refused").isEmpty();
+    assertThat(duringUpgrade.get()).as("creates while the upgrade ran").isPositive();
+    assertThat(runtimeUids()).as("the runtimes updated in place: none deleted and created again").isEqualTo(before);
+    assertThat(releaseRuntimes()).hasSize(8).allSatisfy(runtime -> {
+      assertThat(runtime.getMetadata().getLabels()).containsEntry("upgraded", "yes");
+      assertThat(Optional.ofNullable(runtime.getMetadata().getAnnotations()).orElse(Map.of()))
+          .doesNotContainKey("helm.sh/hook");
+    });
+    assertThat(Tools.run(List.of(Tools.helm(), "get", "manifest", RELEASE, "--kubeconfig",
+        lab.adminKubeconfig().toString(), "-n", NAMESPACE), null).success())
+        .as("the runtimes, ordinary objects of the release").contains("kind: ClusterTrainingRuntime");
+    // the TrainJobs and their JobSets gone before the next tests (the takeover is timed)
+    kubectl("delete", "namespace", namespace, "--timeout=2m").success();
+  }
+
+  /** Name to uid of the release's runtimes (other tests add runtimes of their own). */
+  private static Map<String, String> runtimeUids() {
+    return releaseRuntimes().stream().collect(Collectors.toMap(r -> r.getMetadata().getName(),
+        r -> r.getMetadata().getUid()));
+  }
+
+  private static List<GenericKubernetesResource> releaseRuntimes() {
+    return admin.genericKubernetesResources("trainer.kubeflow.org/v1alpha1", "ClusterTrainingRuntime")
+        .withLabel("app.kubernetes.io/instance", RELEASE).list().getItems();
+  }
+
+  /**
+   * Every request the operator, its webhooks and its status server made to kube-apiserver over the whole suite
+   * (installation, every example, failures, deletions, metrics, the upgrade, the second replica and the Lease
+   * handover, cert-manager's certificate), as kube-apiserver's audit log records them: not one was forbidden by the
+   * chart's RBAC. Last before the uninstall, which takes the RBAC away from the managers still running.
+   */
+  @Test
+  @Order(13)
   void theChartsRbacAllowedEveryRequestOfTheOperator() {
     List<AuditLog.Request> requests = AuditLog.requests(lab.auditLog(), "system:serviceaccount:" + NAMESPACE + ":");
 
@@ -851,7 +955,7 @@ class ChartOnKubernetesIT {
    * other holds it within seconds (printed). The second replica's ports differ from the first's (they share the host's network).
    */
   @Test
-  @Order(10)
+  @Order(11)
   void aSecondReplicaTakesTheLeaseWhenTheLeaderStops() throws Exception {
     int secondHealth = LabPorts.free();
     Map<Integer, Integer> ports = Map.of(healthPort, secondHealth, metricsPort, LabPorts.free(),
@@ -883,6 +987,134 @@ class ChartOnKubernetesIT {
     await("the second replica leads").atMost(Duration.ofSeconds(30))
         .until(() -> Files.readString(secondReplica.log()).contains("lab02_") && Files.readString(secondReplica.log())
             .contains("became the leader"));
+  }
+
+  /**
+   * cert-manager's way, switched on by an upgrade ({@code webhook.certManager.enable=true},
+   * {@code certManagement.enable=false}), and a manager started with the mounted certificate. The lab runs no
+   * cert-manager: the test stands in for it, as far as the chart relies on it: the kinds Certificate and Issuer
+   * served (schema-less CRDs), the Certificate's names issued by a CA (the lab's) into the Secret it names, with
+   * {@code ca.crt}, and that CA put into the webhook configurations its annotation {@code cert-manager.io/inject-ca-from}
+   * names, as cainjector does. The manager (a third pod of the upgraded Deployment: the Secret mounted at
+   * /tmp/k8s-webhook-server/serving-certs) serves that certificate, leaves the CA bundle as injected, and
+   * kube-apiserver calls its webhooks.
+   */
+  @Test
+  @Order(12)
+  void aManagerStartsWithTheCertificateCertManagerIssues() throws Exception {
+    secondReplica.terminate();
+    assertThat(secondReplica.awaitExit(Duration.ofSeconds(30))).as("the second replica's exit code").contains(0);
+    for (String kind : List.of("Certificate", "Issuer")) {
+      String plural = kind.toLowerCase() + "s";
+      kubectl("apply", "--server-side", "-f", "-").withInput("""
+          apiVersion: apiextensions.k8s.io/v1
+          kind: CustomResourceDefinition
+          metadata:
+            name: PLURAL.cert-manager.io
+          spec:
+            group: cert-manager.io
+            names: {kind: KIND, plural: PLURAL, singular: SINGULAR}
+            scope: Namespaced
+            versions:
+              - name: v1
+                served: true
+                storage: true
+                schema:
+                  openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
+          """.replace("PLURAL", plural).replace("SINGULAR", kind.toLowerCase()).replace("KIND", kind)).success();
+      lab.awaitServed("cert-manager.io/v1", kind, Duration.ofSeconds(30));
+    }
+    Tools.run(List.of(Tools.helm(), "upgrade", RELEASE, Deploy.chart().toString(), "--kubeconfig",
+        lab.adminKubeconfig().toString(), "-n", NAMESPACE, "--reuse-values", "--wait", "--timeout", "3m",
+        "--set", "webhook.certManager.enable=true", "--set", "manager.config.certManagement.enable=false"), null)
+        .success();
+
+    // cert-manager: the Certificate issued into its Secret
+    GenericKubernetesResource certificate = admin.genericKubernetesResources("cert-manager.io/v1", "Certificate")
+        .inNamespace(NAMESPACE).withName("kubeflow-trainer-webhook-cert").require();
+    List<String> names = new ArrayList<>(certificate.<List<String>>get("spec", "dnsNames"));
+    names.addAll(certificate.<List<String>>get("spec", "ipAddresses"));
+    assertThat(names).contains("127.0.0.1", "kubeflow-trainer-controller-manager.kubeflow-system.svc");
+    var issued = lab.issue(names);
+    admin.secrets().inNamespace(NAMESPACE).resource(new SecretBuilder().withNewMetadata()
+        .withName(certificate.<String>get("spec", "secretName")).endMetadata().withType("kubernetes.io/tls")
+        .addToStringData("tls.crt", issued.certificatePem()).addToStringData("tls.key", issued.keyPem())
+        .addToStringData("ca.crt", lab.caPem()).build()).serverSideApply();
+    // cainjector: the CA of the Certificate the annotation names, into every webhook of both configurations
+    String caBundle = Base64.getEncoder().encodeToString(lab.caPem().getBytes(StandardCharsets.UTF_8));
+    var validating = admin.admissionRegistration().v1().validatingWebhookConfigurations()
+        .withName("validator.trainer.kubeflow.org");
+    var mutating = admin.admissionRegistration().v1().mutatingWebhookConfigurations()
+        .withName("defaulter.trainer.kubeflow.org");
+    for (HasMetadata configuration : List.of(validating.get(), mutating.get())) {
+      assertThat(configuration.getMetadata().getAnnotations())
+          .containsEntry("cert-manager.io/inject-ca-from", NAMESPACE + "/kubeflow-trainer-webhook-cert");
+    }
+    validating.edit(c -> {
+      c.getWebhooks().forEach(w -> w.getClientConfig().setCaBundle(caBundle));
+      return c;
+    });
+    mutating.edit(c -> {
+      c.getWebhooks().forEach(w -> w.getClientConfig().setCaBundle(caBundle));
+      return c;
+    });
+
+    certManaged = OperatorPod.start(lab, work.resolve("rootfs"), image.config(), NAMESPACE, DEPLOYMENT,
+        "kubeflow-trainer-controller-manager-6b7f9-lab03", work);
+    HttpClient http = HttpClient.newHttpClient();
+    await("the manager with cert-manager's certificate is ready").atMost(READY_TIMEOUT)
+        .pollInterval(Duration.ofMillis(200)).ignoreExceptions().until(() -> {
+          assertThat(certManaged.isAlive()).as("the manager runs; its log:\n%s", Files.readString(certManaged.log()))
+              .isTrue();
+          return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + healthPort + "/readyz")).build(),
+              HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+        });
+    await("kube-apiserver calls the webhooks with the injected CA").atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(200)).until(() -> kubectl("create", "--dry-run=server", "-n", EXAMPLES,
+            "-f", "-").withInput("""
+                apiVersion: trainer.kubeflow.org/v1alpha1
+                kind: TrainJob
+                metadata:
+                  name: cert-managed
+                spec:
+                  runtimeRef:
+                    name: torch-distributed
+                """).exitCode() == 0);
+    Tools.Result refused = kubectl("create", "--dry-run=server", "-n", EXAMPLES, "-f", "-").withInput("""
+        apiVersion: trainer.kubeflow.org/v1alpha1
+        kind: TrainJob
+        metadata:
+          name: no-such-runtime
+        spec:
+          runtimeRef:
+            name: no-such-runtime
+        """);
+    assertThat(refused.err()).as("the webhook answers").contains("spec.runtimeRef: Not found: \"no-such-runtime\"");
+    assertThat(validating.get().getWebhooks()).allSatisfy(w -> assertThat(w.getClientConfig().getCaBundle())
+        .as("the CA bundle cainjector put, left as it is by the manager").isEqualTo(caBundle));
+    assertThat(Files.readString(certManaged.log()).lines().filter(line -> line.contains("system:serviceaccount:"
+        + NAMESPACE + ":") && line.contains("cannot "))).as("requests the chart's RBAC refused").isEmpty();
+  }
+
+  /**
+   * {@code helm uninstall} deletes the runtimes with the rest of the release: they are objects of the release since
+   * the upgrade (a hook of the install would stay).
+   */
+  @Test
+  @Order(14)
+  void anUninstallDeletesTheRuntimes() throws Exception {
+    certManaged.terminate();
+    certManaged.awaitExit(Duration.ofSeconds(30));
+    Tools.run(List.of(Tools.helm(), "uninstall", RELEASE, "--kubeconfig", lab.adminKubeconfig().toString(), "-n",
+        NAMESPACE), null).success();
+    await("the release's runtimes deleted").atMost(Duration.ofMinutes(2)).until(() -> {
+      try {
+        return releaseRuntimes().isEmpty();
+      } catch (KubernetesClientException e) {
+        return e.getCode() == 404; // the kind is gone with its CRD: so are the runtimes
+      }
+    });
+    assertThat(admin.apps().deployments().inNamespace(NAMESPACE).withName(DEPLOYMENT).get()).isNull();
   }
 
   private static String leaseHolder() {
