@@ -112,6 +112,19 @@ public final class LocalMode implements AutoCloseable {
 
   private void start(Builder options) throws InterruptedException {
     long started = System.nanoTime();
+    config = operatorConfig(options, webhookPort(options.webhookPort));
+    // the plugins first: a jar that cannot be loaded, or plugins that cannot run together, stop local before it
+    // listens on any port (the operator warns about the jars it starts without)
+    OperatorPlugins plugins = OperatorPlugins.load(options.pluginsDir, options.pluginConfig,
+        config.statusConditions(), TrainJobStatusFeature.pluginSections(config));
+    if (!config.allowPluginLoadFailures()) {
+      plugins.loadError().ifPresent(error -> {
+        throw error;
+      });
+    }
+    plugins.setupError().ifPresent(error -> {
+      throw error;
+    });
     SchemaWarmUp.start();
     // kubectl logs: the executor's captured output, once it runs (none with --no-execute)
     server = startServer(options, (namespace, pod, container, request) -> executor == null ? Optional.empty()
@@ -121,7 +134,6 @@ public final class LocalMode implements AutoCloseable {
     client = KubernetesClients.unlimited(server.loopbackConfig(), "local");
     resources.add(client);
     LOG.info("API server listening on {} ({} ms)", server.url(), millisSince(started));
-    config = operatorConfig(options, webhookPort(options.webhookPort));
     OperatorConfig.Webhook webhook = config.webhook();
     EmbeddedCluster cluster = EmbeddedCluster.install(server, client, config.operatorNamespace(),
         webhook.serviceName(), () -> new InetSocketAddress(webhookHost(config.bindAddress()), webhook.port()));
@@ -141,8 +153,7 @@ public final class LocalMode implements AutoCloseable {
     TrainerOperator.Builder builder = TrainerOperator.builder(config, operatorClient)
         .meterRegistry(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT))
         .identity(IDENTITY)
-        .plugins(OperatorPlugins.load(options.pluginsDir, options.pluginConfig, config.statusConditions(),
-            TrainJobStatusFeature.pluginSections(config)));
+        .plugins(plugins);
     options.components.forEach(builder::component);
     operator = builder.build();
     resources.add(this::stopOperator);
@@ -532,13 +543,15 @@ public final class LocalMode implements AutoCloseable {
      * Starts everything and returns once the operator is ready.
      *
      * @throws IllegalStateException if something cannot start; what had started is stopped
+     * @throws io.kftrainer.framework.runner.PluginSetupException if a plugin jar cannot be loaded (unless
+     *     {@code --allow-plugin-load-failures}) or the plugins cannot run together, before anything starts
      */
     public LocalMode start() throws InterruptedException {
       LocalMode local = new LocalMode();
       try {
         local.start(this);
         return local;
-      } catch (RuntimeException | InterruptedException e) {
+      } catch (RuntimeException | Error | InterruptedException e) {
         local.close();
         throw e;
       }

@@ -106,7 +106,7 @@ public final class PluginLoader {
     try {
       callStartUpMethods(plugin);
       return LoadedPlugin.of(plugin);
-    } catch (RuntimeException | LinkageError e) {
+    } catch (RuntimeException | LinkageError | StackOverflowError | AssertionError e) {
       throw new PluginClassException(className + ": " + thrown(e));
     }
   }

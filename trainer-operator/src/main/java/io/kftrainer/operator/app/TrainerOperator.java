@@ -89,11 +89,7 @@ public final class TrainerOperator {
     this.plugins = builder.plugins != null ? builder.plugins
         : OperatorPlugins.load(config.pluginsDir(), Optional.empty(), config.statusConditions(),
             TrainJobStatusFeature.pluginSections(config));
-    if (!config.allowPluginLoadFailures()) {
-      plugins.loadError().ifPresent(error -> {
-        throw error;
-      });
-    }
+    plugins.checkLoaded(config.allowPluginLoadFailures());
     this.runner = plugins.runner().withCalls(PluginCalls.withTimeout(config.pluginCallTimeout()));
     this.meterRegistry = builder.meterRegistry != null ? builder.meterRegistry : new SimpleMeterRegistry();
     this.clock = builder.clock;
