@@ -17,6 +17,7 @@ import io.kftrainer.operator.controller.CacheObjectLookup;
 import io.kftrainer.operator.controller.CachedRuntimeResolver;
 import io.kftrainer.operator.controller.CompactObjects;
 import io.kftrainer.operator.controller.LegacyFinalizerReconciler;
+import io.kftrainer.operator.controller.RetriedFailureLogFilter;
 import io.kftrainer.operator.controller.ServedKinds;
 import io.kftrainer.operator.controller.TrainJobEventSources;
 import io.kftrainer.operator.controller.TrainJobEvents;
@@ -120,6 +121,7 @@ public final class TrainerOperator {
     TrainJobEvents events = new TrainJobEvents(client, identity, clock);
     TrainJobReconciler reconciler = new TrainJobReconciler(runner, eventSources, cache, runtimes, client, events,
         clock);
+    RetriedFailureLogFilter.install();
     operator = new Operator(this::configure);
     register(reconciler);
     registerOptimizationJobs(events);

@@ -86,6 +86,7 @@ public final class TrainJobReconciler implements Reconciler<TrainJob> {
   private final StatusWriter status;
   private final TrainJobEvents events;
   private final Clock clock;
+  private final ReconcileFailureLog failures = new ReconcileFailureLog();
 
   public TrainJobReconciler(PhaseRunner runner, TrainJobEventSources eventSources, CacheObjectLookup cache,
       RuntimeResolver runtimes, KubernetesClient client, TrainJobEvents events, Clock clock) {
@@ -155,13 +156,13 @@ public final class TrainJobReconciler implements Reconciler<TrainJob> {
             missing.field() + ": " + missing.message());
       }
       children.applyAll(runner.runBuild(runtime.get(), trainJob, cache));
+      failures.succeeded(trainJob);
       return BuildOutcome.created();
     } catch (UnsupportedRuntimeException e) {
       return BuildOutcome.runtimeUnavailable(TrainerConstants.REASON_TRAINING_RUNTIME_NOT_SUPPORTED, e.getMessage());
     } catch (PluginException | RuntimeSnapshotException | ChildApplyException | KubernetesClientException e) {
       String error = EventMessages.of(e.getMessage());
-      LOG.warn("Cannot reconcile the objects of TrainJob {}/{}: {}", trainJob.getMetadata().getNamespace(),
-          trainJob.getMetadata().getName(), error);
+      failures.failed(trainJob, error, e);
       events.resourcesFailed(trainJob, error);
       throw new BuildFailedException(new BuildOutcome.BuildFailed(reasonOf(e), error));
     }
