@@ -4,13 +4,11 @@ import io.kftrainer.apiserver.WebhookDispatcher;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import io.kftrainer.api.jobset.v1alpha2.JobSet;
 import io.kftrainer.api.v1alpha1.OptimizationJob;
 import io.kftrainer.api.v1alpha1.TrainJob;
 import io.kftrainer.apiserver.EmbeddedApiServer;
 import io.kftrainer.apiserver.RequestFilter;
 import io.kftrainer.apiserver.PodLogSource;
-import io.kftrainer.framework.runner.ChildObjects;
 import io.kftrainer.executor.LocalExecutor;
 import io.kftrainer.operator.app.KubernetesClients;
 import io.kftrainer.operator.app.OperatorComponent;
@@ -150,10 +148,12 @@ public final class LocalMode implements AutoCloseable {
     KubernetesClient operatorClient = KubernetesClients.create(options.requestFilter == null
         ? server.loopbackConfig() : withDefaultRetries(server.loopbackConfig()), config);
     resources.add(operatorClient);
+    TrainJobProgress progress = new TrainJobProgress(options.out);
     TrainerOperator.Builder builder = TrainerOperator.builder(config, operatorClient)
         .meterRegistry(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT))
         .identity(IDENTITY)
-        .plugins(plugins);
+        .plugins(plugins)
+        .objectsCreated(progress::created);
     options.components.forEach(builder::component);
     operator = builder.build();
     resources.add(this::stopOperator);
@@ -161,7 +161,7 @@ public final class LocalMode implements AutoCloseable {
     List<AutoCloseable> progressWatches = Collections.synchronizedList(new ArrayList<>());
     resources.add(() -> closeInReverse(progressWatches));
     CompletableFuture<Void> progressStart = startBeside("progress-start", () -> {
-      startProgress(options, progressWatches);
+      startProgress(options, progress, progressWatches);
       return null;
     });
     if (!dispatcher.awaitCallable(webhookConfigurations, READY_TIMEOUT)) {
@@ -188,11 +188,10 @@ public final class LocalMode implements AutoCloseable {
   /**
    * Starts the watches that print TrainJob and OptimizationJob progress ({@link TrainJobProgress},
    * {@link OptimizationJobProgress}): a client of the API like kubectl, started beside the operator's own start.
+   * The objects a reconcile created come from the operator ({@link TrainJobProgress#created}).
    */
-  private void startProgress(Builder options, List<AutoCloseable> watches) {
-    TrainJobChildren children = new TrainJobChildren(client, operator.runner().watches());
+  private void startProgress(Builder options, TrainJobProgress progress, List<AutoCloseable> watches) {
     SharedIndexInformer<TrainJob> trainJobs = client.resources(TrainJob.class).inAnyNamespace().runnableInformer(0);
-    TrainJobProgress progress = new TrainJobProgress(children::of, options.out);
     OptimizationJobProgress optimizationProgress = new OptimizationJobProgress(options.out);
     // what an earlier run left (a data directory keeps it) is summed up once, not replayed line by line
     String kept = Stream.of(progress.remember(client.resources(TrainJob.class).inAnyNamespace().list().getItems()),
@@ -205,14 +204,6 @@ public final class LocalMode implements AutoCloseable {
     trainJobs.addEventHandler(progress);
     watches.add(trainJobs::close);
     trainJobs.start().toCompletableFuture().join();
-    watches.add(children);
-    children.start(child -> {
-      String trainJob = child.getMetadata().getLabels().get(ChildObjects.TRAINJOB_NAME_LABEL);
-      if (child instanceof JobSet && trainJob != null) {
-        Optional.ofNullable(trainJobs.getStore().getByKey(child.getMetadata().getNamespace() + "/" + trainJob))
-            .ifPresent(progress::childrenChanged);
-      }
-    });
     SharedIndexInformer<OptimizationJob> optimizationJobs = client.resources(OptimizationJob.class).inAnyNamespace()
         .runnableInformer(0);
     optimizationJobs.addEventHandler(optimizationProgress);

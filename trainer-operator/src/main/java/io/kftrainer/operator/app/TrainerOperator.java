@@ -17,6 +17,7 @@ import io.kftrainer.operator.controller.CacheObjectLookup;
 import io.kftrainer.operator.controller.CachedRuntimeResolver;
 import io.kftrainer.operator.controller.CompactObjects;
 import io.kftrainer.operator.controller.LegacyFinalizerReconciler;
+import io.kftrainer.operator.controller.ObjectsCreated;
 import io.kftrainer.operator.controller.RetriedFailureLogFilter;
 import io.kftrainer.operator.controller.ServedKinds;
 import io.kftrainer.operator.controller.TrainJobEventSources;
@@ -72,6 +73,7 @@ public final class TrainerOperator {
   private final PhaseRunner runner;
   private final MeterRegistry meterRegistry;
   private final Clock clock;
+  private final ObjectsCreated objectsCreated;
   private final String identity;
   private final CacheObjectLookup cache = new CacheObjectLookup();
   private final CachedRuntimeResolver runtimes;
@@ -94,6 +96,7 @@ public final class TrainerOperator {
     this.runner = plugins.runner().withCalls(PluginCalls.withTimeout(config.pluginCallTimeout()));
     this.meterRegistry = builder.meterRegistry != null ? builder.meterRegistry : new SimpleMeterRegistry();
     this.clock = builder.clock;
+    this.objectsCreated = builder.objectsCreated;
     this.identity = builder.identity != null ? builder.identity : "trainer-operator_" + UUID.randomUUID();
     this.runtimes = new CachedRuntimeResolver(cache, client.getKubernetesSerialization());
     OperatorContext context = new OperatorContext(config, client, plugins, runner, cache, runtimes, meterRegistry,
@@ -120,7 +123,7 @@ public final class TrainerOperator {
     TrainJobEventSources eventSources = TrainJobEventSources.plan(runner.watches(), client, cache);
     TrainJobEvents events = new TrainJobEvents(client, identity, clock);
     TrainJobReconciler reconciler = new TrainJobReconciler(runner, eventSources, cache, runtimes, client, events,
-        clock);
+        clock, objectsCreated);
     RetriedFailureLogFilter.install();
     operator = new Operator(this::configure);
     register(reconciler);
@@ -369,6 +372,7 @@ public final class TrainerOperator {
     private MeterRegistry meterRegistry;
     private Clock clock = Clock.systemUTC();
     private String identity;
+    private ObjectsCreated objectsCreated = ObjectsCreated.NONE;
 
     private Builder(OperatorConfig config, KubernetesClient client) {
       this.config = Objects.requireNonNull(config, "config");
@@ -396,6 +400,12 @@ public final class TrainerOperator {
     /** The plugins; default the built-in ones plus those of {@code --plugins-dir}. */
     public Builder plugins(OperatorPlugins loaded) {
       this.plugins = loaded;
+      return this;
+    }
+
+    /** Told what each reconcile created for a TrainJob ({@code local}'s progress line); default no one. */
+    public Builder objectsCreated(ObjectsCreated listener) {
+      this.objectsCreated = Objects.requireNonNull(listener, "listener");
       return this;
     }
 
