@@ -32,7 +32,7 @@ import java.util.Set;
  */
 public final class PluginLoader {
 
-  static final String SERVICE_FILE = "META-INF/services/" + "io.kftrainer.framework.spi.Plugin";
+  static final String SERVICE_FILE = "META-INF/services/io.kftrainer.framework.spi.Plugin";
 
   private PluginLoader() {
   }
