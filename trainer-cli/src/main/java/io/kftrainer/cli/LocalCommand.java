@@ -11,9 +11,11 @@ import io.kftrainer.operator.command.PluginsDirOption;
 import io.kftrainer.operator.command.RunCommand;
 import io.kftrainer.operator.command.Streams;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
 import picocli.CommandLine.Command;
@@ -36,6 +38,11 @@ import picocli.CommandLine.Option;
             + "commands run with this machine's tools); --no-execute leaves JobSets as the operator created them."})
 public final class LocalCommand implements Callable<Integer> {
 
+  static final String EXAMPLE = "examples/torch-trainjob.yaml";
+  /** A TrainJob on a shipped runtime that runs anywhere: no Python package needed. */
+  static final String INLINE_EXAMPLE = "{\"apiVersion\": \"trainer.kubeflow.org/v1alpha1\", \"kind\": \"TrainJob\", "
+      + "\"metadata\": {\"name\": \"hello\"}, \"spec\": {\"runtimeRef\": {\"name\": \"torch-distributed\"}, "
+      + "\"trainer\": {\"numNodes\": 1, \"command\": [\"echo\", \"hello from a TrainJob\"]}}}";
   /** The data directory's name when none is given: beside the kubeconfig, in the working directory by default. */
   static final String DEFAULT_DATA_DIR = "trainer-local-data";
   /** The pods' directory made under the system's temporary directory ({@code --ephemeral}), deleted at the end. */
@@ -236,13 +243,37 @@ public final class LocalCommand implements Callable<Integer> {
     out.println();
     out.println("Use it with kubectl:");
     out.println("  export KUBECONFIG=" + local.kubeconfig());
-    out.println("  kubectl create -f examples/torch-trainjob.yaml");
+    out.println("  " + exampleCommand(Path.of("").toAbsolutePath(), checkout()));
     out.println("  kubectl get trainjobs");
     out.println();
     out.println("TrainJob progress is shown below. Press Ctrl-C to stop" + local.dataDir()
         .map(d -> " (a later local on " + d + " goes on from here).").orElse(" (all state is in memory)."));
     out.println();
     out.flush();
+  }
+
+  /**
+   * The banner's command that creates an example TrainJob: {@value #EXAMPLE} where it exists, in the working
+   * directory or in the checkout this jar was built in, else a small TrainJob inline (a jar copied elsewhere).
+   */
+  static String exampleCommand(Path workingDir, Optional<Path> checkout) {
+    if (Files.isRegularFile(workingDir.resolve(EXAMPLE))) {
+      return "kubectl create -f " + EXAMPLE;
+    }
+    return checkout.map(root -> root.resolve(EXAMPLE)).filter(Files::isRegularFile)
+        .map(example -> "kubectl create -f " + example)
+        .orElse("echo '" + INLINE_EXAMPLE + "' | kubectl create -f -");
+  }
+
+  /** The checkout whose {@code trainer-cli/target} holds this jar (or its classes), if it is one. */
+  private static Optional<Path> checkout() {
+    try {
+      Path location = Path.of(LocalCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+      // trainer-cli/target/trainer.jar or trainer-cli/target/classes
+      return Optional.ofNullable(location.getParent()).map(Path::getParent).map(Path::getParent);
+    } catch (java.net.URISyntaxException | RuntimeException e) {
+      return Optional.empty();
+    }
   }
 
   private static void println(PrintWriter writer, String line) {

@@ -5,6 +5,7 @@ import ch.qos.logback.classic.Level;
 import io.kftrainer.framework.loader.LoadProblem;
 import io.kftrainer.framework.loader.LoadedPlugin;
 import io.kftrainer.framework.loader.PluginConfiguration;
+import io.kftrainer.operator.command.AllowPluginLoadFailuresOption;
 import io.kftrainer.operator.command.Logging;
 import io.kftrainer.operator.command.PluginsDirOption;
 import java.io.PrintWriter;
@@ -21,9 +22,10 @@ import picocli.CommandLine.Spec;
 /**
  * {@code trainer-operator plugins}: what the operator would load. A table of every plugin (name, order, extension
  * points, origin jar) in phase order on stdout, then each configurable plugin's effective configuration
- * ({@code --plugin-config} applied to its defaults), then the load problems; exit 1 if there are problems or the
- * plugins cannot run together (duplicate name, no JobSet plugin), whose reason goes to stderr. It reports
- * everything itself, so only errors are logged.
+ * ({@code --plugin-config} applied to its defaults), then the load problems; exit 1 if there are problems (unless
+ * {@code --allow-plugin-load-failures}, as the operator would start) or the plugins cannot run together
+ * (duplicate name, no JobSet plugin), whose reason goes to stderr. It reports everything itself, so only errors
+ * are logged.
  */
 @Command(name = "plugins", mixinStandardHelpOptions = true,
     description = "List the plugins the operator loads: built-in ones and those of --plugins-dir.")
@@ -34,6 +36,9 @@ public final class PluginsCommand implements Callable<Integer> {
 
   @Mixin
   private PluginsDirOption pluginsDir;
+
+  @Mixin
+  private AllowPluginLoadFailuresOption allowLoadFailures;
 
   @Override
   public Integer call() {
@@ -53,9 +58,12 @@ public final class PluginsCommand implements Callable<Integer> {
         out.println("  " + problem.path() + ": " + problem.message());
       }
     }
-    plugins.loadError().ifPresent(error -> spec.commandLine().getErr().println("Error: " + error.getMessage()));
+    boolean loadFailed = !plugins.problems().isEmpty() && !allowLoadFailures.allowed();
+    if (loadFailed) {
+      plugins.loadError().ifPresent(error -> spec.commandLine().getErr().println("Error: " + error.getMessage()));
+    }
     plugins.setupError().ifPresent(error -> spec.commandLine().getErr().println("Error: " + error.getMessage()));
-    return plugins.problems().isEmpty() && plugins.setupError().isEmpty() ? 0 : 1;
+    return loadFailed || plugins.setupError().isPresent() ? 1 : 0;
   }
 
   /** Each configurable plugin's effective configuration, as YAML under its name. */

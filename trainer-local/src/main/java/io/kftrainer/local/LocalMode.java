@@ -4,13 +4,11 @@ import io.kftrainer.apiserver.WebhookDispatcher;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import io.kftrainer.api.jobset.v1alpha2.JobSet;
 import io.kftrainer.api.v1alpha1.OptimizationJob;
 import io.kftrainer.api.v1alpha1.TrainJob;
 import io.kftrainer.apiserver.EmbeddedApiServer;
 import io.kftrainer.apiserver.RequestFilter;
 import io.kftrainer.apiserver.PodLogSource;
-import io.kftrainer.framework.runner.ChildObjects;
 import io.kftrainer.executor.LocalExecutor;
 import io.kftrainer.operator.app.KubernetesClients;
 import io.kftrainer.operator.app.OperatorComponent;
@@ -112,6 +110,19 @@ public final class LocalMode implements AutoCloseable {
 
   private void start(Builder options) throws InterruptedException {
     long started = System.nanoTime();
+    config = operatorConfig(options, webhookPort(options.webhookPort));
+    // the plugins first: a jar that cannot be loaded, or plugins that cannot run together, stop local before it
+    // listens on any port (the operator warns about the jars it starts without)
+    OperatorPlugins plugins = OperatorPlugins.load(options.pluginsDir, options.pluginConfig,
+        config.statusConditions(), TrainJobStatusFeature.pluginSections(config));
+    if (!config.allowPluginLoadFailures()) {
+      plugins.loadError().ifPresent(error -> {
+        throw error;
+      });
+    }
+    plugins.setupError().ifPresent(error -> {
+      throw error;
+    });
     SchemaWarmUp.start();
     // kubectl logs: the executor's captured output, once it runs (none with --no-execute)
     server = startServer(options, (namespace, pod, container, request) -> executor == null ? Optional.empty()
@@ -121,7 +132,6 @@ public final class LocalMode implements AutoCloseable {
     client = KubernetesClients.unlimited(server.loopbackConfig(), "local");
     resources.add(client);
     LOG.info("API server listening on {} ({} ms)", server.url(), millisSince(started));
-    config = operatorConfig(options, webhookPort(options.webhookPort));
     OperatorConfig.Webhook webhook = config.webhook();
     EmbeddedCluster cluster = EmbeddedCluster.install(server, client, config.operatorNamespace(),
         webhook.serviceName(), () -> new InetSocketAddress(webhookHost(config.bindAddress()), webhook.port()));
@@ -138,11 +148,12 @@ public final class LocalMode implements AutoCloseable {
     KubernetesClient operatorClient = KubernetesClients.create(options.requestFilter == null
         ? server.loopbackConfig() : withDefaultRetries(server.loopbackConfig()), config);
     resources.add(operatorClient);
+    TrainJobProgress progress = new TrainJobProgress(options.out);
     TrainerOperator.Builder builder = TrainerOperator.builder(config, operatorClient)
         .meterRegistry(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT))
         .identity(IDENTITY)
-        .plugins(OperatorPlugins.load(options.pluginsDir, options.pluginConfig, config.statusConditions(),
-            TrainJobStatusFeature.pluginSections(config)));
+        .plugins(plugins)
+        .objectsCreated(progress::created);
     options.components.forEach(builder::component);
     operator = builder.build();
     resources.add(this::stopOperator);
@@ -150,7 +161,7 @@ public final class LocalMode implements AutoCloseable {
     List<AutoCloseable> progressWatches = Collections.synchronizedList(new ArrayList<>());
     resources.add(() -> closeInReverse(progressWatches));
     CompletableFuture<Void> progressStart = startBeside("progress-start", () -> {
-      startProgress(options, progressWatches);
+      startProgress(options, progress, progressWatches);
       return null;
     });
     if (!dispatcher.awaitCallable(webhookConfigurations, READY_TIMEOUT)) {
@@ -177,11 +188,10 @@ public final class LocalMode implements AutoCloseable {
   /**
    * Starts the watches that print TrainJob and OptimizationJob progress ({@link TrainJobProgress},
    * {@link OptimizationJobProgress}): a client of the API like kubectl, started beside the operator's own start.
+   * The objects a reconcile created come from the operator ({@link TrainJobProgress#created}).
    */
-  private void startProgress(Builder options, List<AutoCloseable> watches) {
-    TrainJobChildren children = new TrainJobChildren(client, operator.runner().watches());
+  private void startProgress(Builder options, TrainJobProgress progress, List<AutoCloseable> watches) {
     SharedIndexInformer<TrainJob> trainJobs = client.resources(TrainJob.class).inAnyNamespace().runnableInformer(0);
-    TrainJobProgress progress = new TrainJobProgress(children::of, options.out);
     OptimizationJobProgress optimizationProgress = new OptimizationJobProgress(options.out);
     // what an earlier run left (a data directory keeps it) is summed up once, not replayed line by line
     String kept = Stream.of(progress.remember(client.resources(TrainJob.class).inAnyNamespace().list().getItems()),
@@ -194,14 +204,6 @@ public final class LocalMode implements AutoCloseable {
     trainJobs.addEventHandler(progress);
     watches.add(trainJobs::close);
     trainJobs.start().toCompletableFuture().join();
-    watches.add(children);
-    children.start(child -> {
-      String trainJob = child.getMetadata().getLabels().get(ChildObjects.TRAINJOB_NAME_LABEL);
-      if (child instanceof JobSet && trainJob != null) {
-        Optional.ofNullable(trainJobs.getStore().getByKey(child.getMetadata().getNamespace() + "/" + trainJob))
-            .ifPresent(progress::childrenChanged);
-      }
-    });
     SharedIndexInformer<OptimizationJob> optimizationJobs = client.resources(OptimizationJob.class).inAnyNamespace()
         .runnableInformer(0);
     optimizationJobs.addEventHandler(optimizationProgress);
@@ -532,13 +534,15 @@ public final class LocalMode implements AutoCloseable {
      * Starts everything and returns once the operator is ready.
      *
      * @throws IllegalStateException if something cannot start; what had started is stopped
+     * @throws io.kftrainer.framework.runner.PluginSetupException if a plugin jar cannot be loaded (unless
+     *     {@code --allow-plugin-load-failures}) or the plugins cannot run together, before anything starts
      */
     public LocalMode start() throws InterruptedException {
       LocalMode local = new LocalMode();
       try {
         local.start(this);
         return local;
-      } catch (RuntimeException | InterruptedException e) {
+      } catch (RuntimeException | Error | InterruptedException e) {
         local.close();
         throw e;
       }

@@ -1,29 +1,29 @@
 package io.kftrainer.local;
 
 import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.kftrainer.api.v1alpha1.TrainJob;
 import io.kftrainer.api.v1alpha1.TrainerConstants;
 import io.kftrainer.api.v1alpha1.TrainerStatus;
 import io.kftrainer.framework.runner.Conditions;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
-import java.util.function.Function;
 
 /**
- * What local mode shows a person watching it: one line when a TrainJob's children appear, and one per condition
- * transition, e.g.
+ * What local mode shows a person watching it: one line with the objects a reconcile created for a TrainJob, and
+ * one per condition transition, e.g.
  *
  * <pre>
- * trainjob default/mnist: created JobSet mnist, ConfigMap mnist-runtime-snapshot
+ * trainjob default/mnist: created JobSet mnist, ConfigMap mnist-runtime-snapshot, ConfigMap mnist-acme-booking
  * trainjob default/mnist: 40% (about 12 s left) loss=0.031
  * trainjob default/mnist: Complete (AllJobsCompleted)
  * trainjob default/bad: Failed (TrainingRuntimeNotSupported): spec.runtimeRef: Not found: ...
@@ -31,32 +31,25 @@ import java.util.function.Function;
  * </pre>
  *
  * A true condition shows as its type, a false one as {@code Type=False}, each with its reason; the message follows
- * for a false condition and for {@code Failed}, where it explains what went wrong. Children not shown yet
- * ({@link TrainJobChildren}) follow the first line of a transition, or make a {@code created} line of their own
- * when the JobSet appears ({@link #childrenChanged}): upstream's conditions say nothing when the children are made.
- * Each new report of the training code ({@code status.trainerStatus}, {@link TrainerStatusLine}) makes a line too.
+ * for a false condition and for {@code Failed}, where it explains what went wrong. The {@code created} line comes
+ * from the operator's reconcile once it has created the objects ({@link #created}, an
+ * {@link io.kftrainer.operator.controller.ObjectsCreated}): upstream's conditions say nothing when the children are
+ * made, and a builder ordered after the JobSet plugin (every third-party builder by default) creates its objects
+ * after the JobSet. Custom resources come first, ConfigMaps last. Each new report of the training code
+ * ({@code status.trainerStatus}, {@link TrainerStatusLine}) makes a line too.
  *
- * <p>Called by the TrainJob and JobSet informer threads; keeps per TrainJob uid the conditions and children already
- * shown.
+ * <p>Called by the TrainJob informer's thread and the reconciles' threads; keeps per TrainJob uid the conditions
+ * already shown.
  */
 final class TrainJobProgress implements ResourceEventHandler<TrainJob> {
 
-  private record Shown(Map<String, String> conditions, Set<String> children) {
-  }
-
-  private final Function<TrainJob, List<HasMetadata>> children;
   private final Consumer<String> out;
-  private final Map<String, Shown> shown = new ConcurrentHashMap<>();
+  /** Per TrainJob uid, the state ({@code status/reason}) of each condition type shown. */
+  private final Map<String, Map<String, String>> shown = new ConcurrentHashMap<>();
   private final Map<String, TrainerStatus> progressShown = new ConcurrentHashMap<>();
-  /** The TrainJobs kept from an earlier run ({@link #remember}): their children are not announced again. */
-  private final Set<String> kept = ConcurrentHashMap.newKeySet();
 
-  /**
-   * @param children finds a TrainJob's children ({@link TrainJobChildren#of})
-   * @param out where the lines go
-   */
-  TrainJobProgress(Function<TrainJob, List<HasMetadata>> children, Consumer<String> out) {
-    this.children = Objects.requireNonNull(children, "children");
+  /** @param out where the lines go */
+  TrainJobProgress(Consumer<String> out) {
     this.out = Objects.requireNonNull(out, "out");
   }
 
@@ -68,12 +61,12 @@ final class TrainJobProgress implements ResourceEventHandler<TrainJob> {
   synchronized String remember(List<TrainJob> trainJobs) {
     Map<String, Integer> states = new java.util.TreeMap<>();
     for (TrainJob trainJob : trainJobs) {
-      Shown before = shownFor(trainJob);
+      Map<String, String> before = shownFor(trainJob);
       List<Condition> conditions = trainJob.getStatus() == null || trainJob.getStatus().getConditions() == null
           ? List.of() : trainJob.getStatus().getConditions();
       String state = "running";
       for (Condition condition : conditions) {
-        before.conditions().put(condition.getType(), condition.getStatus() + "/" + condition.getReason());
+        before.put(condition.getType(), condition.getStatus() + "/" + condition.getReason());
         if (Conditions.TRUE.equals(condition.getStatus())) {
           state = condition.getType();
         }
@@ -81,7 +74,6 @@ final class TrainJobProgress implements ResourceEventHandler<TrainJob> {
       if (trainJob.getStatus() != null && trainJob.getStatus().getTrainerStatus() != null) {
         progressShown.put(trainJob.getMetadata().getUid(), trainJob.getStatus().getTrainerStatus());
       }
-      kept.add(trainJob.getMetadata().getUid());
       states.merge(state, 1, Integer::sum);
     }
     return summary(trainJobs.size(), "TrainJob", states);
@@ -110,59 +102,38 @@ final class TrainJobProgress implements ResourceEventHandler<TrainJob> {
   @Override
   public synchronized void onDelete(TrainJob trainJob, boolean deletedFinalStateUnknown) {
     shown.remove(trainJob.getMetadata().getUid());
-    kept.remove(trainJob.getMetadata().getUid());
     progressShown.remove(trainJob.getMetadata().getUid());
     out.accept(prefix(trainJob) + "deleted");
   }
 
-  /** Shows the TrainJob's children that were not shown yet, on a {@code created} line. */
-  synchronized void childrenChanged(TrainJob trainJob) {
-    List<String> created = newChildren(trainJob, shownFor(trainJob));
+  /** The {@code created} line of what a reconcile created for {@code trainJob}: custom resources first. */
+  synchronized void created(TrainJob trainJob, List<HasMetadata> objects) {
+    List<String> created = objects.stream().sorted(Comparator.comparingInt(TrainJobProgress::rank))
+        .map(object -> object.getKind() + " " + object.getMetadata().getName()).toList();
     if (!created.isEmpty()) {
       out.accept(prefix(trainJob) + "created " + String.join(", ", created));
     }
   }
 
-  private Shown shownFor(TrainJob trainJob) {
-    return shown.computeIfAbsent(trainJob.getMetadata().getUid(), uid -> new Shown(new HashMap<>(), new HashSet<>()));
+  /** Custom resources (the JobSet, PodGroups) first, Kubernetes' own kinds next, ConfigMaps last. */
+  private static int rank(HasMetadata object) {
+    return object instanceof CustomResource<?, ?> ? 0 : object instanceof ConfigMap ? 2 : 1;
   }
 
-  private List<String> newChildren(TrainJob trainJob, Shown before) {
-    List<String> created = new ArrayList<>();
-    if (kept.contains(trainJob.getMetadata().getUid())) {
-      return created;
-    }
-    for (HasMetadata child : children.apply(trainJob)) {
-      String description = TrainJobChildren.describe(child);
-      if (before.children().add(description)) {
-        created.add(description);
-      }
-    }
-    return created;
+  private Map<String, String> shownFor(TrainJob trainJob) {
+    return shown.computeIfAbsent(trainJob.getMetadata().getUid(), uid -> new HashMap<>());
   }
 
   private synchronized void report(TrainJob trainJob) {
     reportProgress(trainJob);
-    Shown before = shownFor(trainJob);
+    Map<String, String> before = shownFor(trainJob);
     List<Condition> conditions = trainJob.getStatus() == null || trainJob.getStatus().getConditions() == null
         ? List.of() : trainJob.getStatus().getConditions();
-    List<String> lines = new ArrayList<>();
     for (Condition condition : conditions) {
       String state = condition.getStatus() + "/" + condition.getReason();
-      if (!state.equals(before.conditions().put(condition.getType(), state))) {
-        lines.add(describe(condition));
+      if (!state.equals(before.put(condition.getType(), state))) {
+        out.accept(prefix(trainJob) + describe(condition));
       }
-    }
-    if (lines.isEmpty()) {
-      return;
-    }
-    List<String> created = newChildren(trainJob, before);
-    for (int i = 0; i < lines.size(); i++) {
-      String line = prefix(trainJob) + lines.get(i);
-      if (i == 0 && !created.isEmpty()) {
-        line += " -> " + String.join(", ", created);
-      }
-      out.accept(line);
     }
   }
 

@@ -2,10 +2,11 @@ package io.kftrainer.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
-import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.kftrainer.api.jobset.v1alpha2.JobSet;
 import io.kftrainer.api.v1alpha1.TrainJob;
 import io.kftrainer.api.v1alpha1.Metric;
@@ -16,12 +17,11 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The progress lines of local mode: one per condition transition, children named once. */
+/** The progress lines of local mode: one per condition transition, one with what a reconcile created. */
 class TrainJobProgressTest {
 
   private final List<String> lines = new ArrayList<>();
-  private final List<HasMetadata> children = new ArrayList<>();
-  private final TrainJobProgress progress = new TrainJobProgress(trainJob -> List.copyOf(children), lines::add);
+  private final TrainJobProgress progress = new TrainJobProgress(lines::add);
 
   @Test
   void aTrainJobWithoutConditionsPrintsNothing() {
@@ -31,41 +31,32 @@ class TrainJobProgressTest {
   }
 
   @Test
-  void newChildrenWithoutAConditionMakeACreatedLine() {
-    children.add(jobSet("mnist"));
-    children.add(new ConfigMapBuilder().withNewMetadata().withName("mnist-runtime-snapshot").endMetadata().build());
-
+  void whatAReconcileCreatedMakesOneLineCustomResourcesFirstConfigMapsLast() {
     progress.onAdd(trainJob());
-    progress.childrenChanged(trainJob());
-    progress.childrenChanged(trainJob());
+    progress.created(trainJob(), List.of(configMap("mnist-runtime-snapshot"), configMap("mnist-acme-booking"),
+        jobSet("mnist"), new SecretBuilder().withNewMetadata().withName("mnist-ssh").endMetadata().build()));
 
-    assertThat(lines).containsExactly(
-        "trainjob default/mnist: created JobSet mnist, ConfigMap mnist-runtime-snapshot");
+    assertThat(lines).containsExactly("trainjob default/mnist: created JobSet mnist, Secret mnist-ssh, "
+        + "ConfigMap mnist-runtime-snapshot, ConfigMap mnist-acme-booking");
   }
 
   @Test
-  void theFirstTransitionNamesTheChildrenNotShownYet() {
-    children.add(jobSet("mnist"));
-    children.add(new ConfigMapBuilder().withNewMetadata().withName("mnist-runtime-snapshot").endMetadata().build());
+  void aReconcileThatCreatedNothingMakesNoLine() {
+    progress.created(trainJob(), List.of());
 
-    progress.onUpdate(trainJob(), trainJob(condition("Suspended", "True", "Suspended", "TrainJob is suspended")));
-
-    assertThat(lines).containsExactly(
-        "trainjob default/mnist: Suspended (Suspended) -> JobSet mnist, ConfigMap mnist-runtime-snapshot");
+    assertThat(lines).isEmpty();
   }
 
   @Test
-  void anUnchangedConditionIsNotPrintedAgainAndChildrenAreNamedOnce() {
-    children.add(jobSet("mnist"));
+  void anUnchangedConditionIsNotPrintedAgain() {
     Condition created = condition("Created", "True", "JobsCreated", "created");
     progress.onAdd(trainJob(created));
     progress.onUpdate(trainJob(created), trainJob(created));
-    progress.childrenChanged(trainJob(created));
 
     progress.onUpdate(trainJob(created), trainJob(created,
         condition("Complete", "True", "JobsCompleted", "jobset completed successfully")));
 
-    assertThat(lines).containsExactly("trainjob default/mnist: Created (JobsCreated) -> JobSet mnist",
+    assertThat(lines).containsExactly("trainjob default/mnist: Created (JobsCreated)",
         "trainjob default/mnist: Complete (JobsCompleted)");
   }
 
@@ -129,5 +120,9 @@ class TrainJobProgressTest {
     JobSet jobSet = new JobSet();
     jobSet.getMetadata().setName(name);
     return jobSet;
+  }
+
+  private static ConfigMap configMap(String name) {
+    return new ConfigMapBuilder().withNewMetadata().withName(name).endMetadata().build();
   }
 }

@@ -1,5 +1,6 @@
 package io.kftrainer.operator;
 
+import io.kftrainer.framework.runner.LinkageErrors;
 import io.kftrainer.webhook.HttpServerNoDelay;
 import io.kftrainer.operator.command.ErrorHandler;
 import io.kftrainer.operator.command.RunCommand;
@@ -7,6 +8,8 @@ import io.kftrainer.operator.command.Streams;
 import io.kftrainer.operator.command.VersionProvider;
 import java.util.ArrayList;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -19,11 +22,13 @@ import picocli.CommandLine.Spec;
  *
  * <p>Every subcommand is registered in {@link #commandLine(Streams)}, which takes the standard streams as
  * arguments so that tests drive the real commands in process. Exit codes: 0 success, 1 failure (invalid input,
- * plugin error), 2 usage error.
+ * plugin error, an {@link Error} that reached the command line, said in one line), 2 usage error.
  */
 @Command(name = "trainer-operator", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
     description = "Kubeflow Trainer v2 operator for the JVM.")
 public final class Main implements Runnable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Main.class);
 
   @Spec
   private CommandSpec spec;
@@ -40,7 +45,16 @@ public final class Main implements Runnable {
 
   /** Runs {@code args} on a command tree built by {@link #commandLine(Streams)} (or extended from it). */
   public static int execute(CommandLine commandLine, Streams streams, String... args) {
-    int exitCode = commandLine.execute(args);
+    int exitCode;
+    try {
+      exitCode = commandLine.execute(args);
+    } catch (Error e) {
+      // picocli hands Errors on; the command's own threads must not outlive its main thread
+      LOG.debug("{} failed", args.length == 0 ? "trainer" : args[0], e);
+      streams.err().println("Error: " + (e instanceof LinkageError linkage ? LinkageErrors.describe(linkage)
+          : e.getMessage() == null ? e.toString() : e.getMessage()));
+      exitCode = CommandLine.ExitCode.SOFTWARE;
+    }
     streams.out().flush();
     streams.err().flush();
     return exitCode;

@@ -3,9 +3,11 @@ package io.kftrainer.cli.render;
 import ch.qos.logback.classic.Level;
 import io.kftrainer.framework.runner.PluginCalls;
 import io.kftrainer.operator.app.OperatorConfig;
+import io.kftrainer.operator.command.AllowPluginLoadFailuresOption;
 import io.kftrainer.operator.command.Logging;
 import io.kftrainer.operator.command.PluginsDirOption;
 import io.kftrainer.operator.command.Streams;
+import io.kftrainer.operator.plugins.OperatorPlugins;
 import io.kftrainer.cli.yaml.OutputFormat;
 import java.io.PrintWriter;
 import java.util.List;
@@ -19,8 +21,9 @@ import picocli.CommandLine.Spec;
 /**
  * {@code trainer-operator render}: prints the objects the operator would apply for the TrainJobs of the input,
  * without a cluster ({@link Renderer}). Only the objects go to stdout; warnings ({@code Warning: ...}) and errors go
- * to stderr. Exit 1 when any TrainJob is invalid or a plugin fails, with nothing on stdout. Secrets are printed
- * with their values redacted ({@link RedactedSecrets}).
+ * to stderr. Exit 1 when any TrainJob is invalid or a plugin fails, with nothing on stdout, and when a plugin jar
+ * cannot be loaded, unless {@code --allow-plugin-load-failures} (a missing validation plugin would render what a
+ * cluster rejects). Secrets are printed with their values redacted ({@link RedactedSecrets}).
  */
 @Command(name = "render", mixinStandardHelpOptions = true,
     description = {"Print the objects the operator would create for TrainJobs, without a cluster.",
@@ -36,6 +39,9 @@ public final class RenderCommand implements Callable<Integer> {
 
   @Mixin
   private PluginsDirOption pluginsDir;
+
+  @Mixin
+  private AllowPluginLoadFailuresOption allowLoadFailures;
 
   @Option(names = {"-f", "--filename"}, required = true, paramLabel = "PATH",
       description = "A YAML file (multi-document), a directory of *.yaml/*.yml files, or - for stdin. Repeatable.")
@@ -60,7 +66,14 @@ public final class RenderCommand implements Callable<Integer> {
       err.println(e.getMessage());
       return 1;
     }
-    RenderResult result = new Renderer(pluginsDir.load().runner()
+    OperatorPlugins plugins = pluginsDir.load();
+    if (!allowLoadFailures.allowed() && plugins.loadError().isPresent()) {
+      err.println("Error: " + plugins.loadError().get().getMessage());
+      return 1;
+    }
+    plugins.problems().forEach(problem -> err.println("Warning: rendering without plugin " + problem.path() + ": "
+        + problem.message()));
+    RenderResult result = new Renderer(plugins.runner()
         .withCalls(PluginCalls.withTimeout(OperatorConfig.DEFAULT_PLUGIN_CALL_TIMEOUT))).render(files);
     result.warnings().forEach(warning -> err.println("Warning: " + warning));
     result.errors().forEach(err::println);

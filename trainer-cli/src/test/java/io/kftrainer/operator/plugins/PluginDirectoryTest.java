@@ -26,8 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Third-party plugins from {@code --plugins-dir}, with a real plugin jar compiled and packed by the test
  * ({@link TestingPluginJar}): {@code plugins} lists it with its jar, {@code render} applies it, a broken jar next
- * to it stops {@code run} (fail closed; {@code local}: trainer-local's {@code LocalPluginFailureTest}) unless {@code --allow-plugin-load-failures}, and two
- * plugins of the same name stop the operator.
+ * to it stops {@code run} and {@code render} (fail closed; {@code local}: {@code LocalPluginFailureTest}) unless
+ * {@code --allow-plugin-load-failures}, and two plugins of the same name stop the operator.
  */
 class PluginDirectoryTest {
 
@@ -136,11 +136,23 @@ class PluginDirectoryTest {
       """;
 
   @Test
-  void renderAppliesTheThirdPartyPluginDespiteTheBrokenJar() {
+  void renderStopsOnABrokenJarNamingItAndTheCause() {
     Run run = TestingCli.runWithStdin(TRAINJOB.formatted("vision"),
         "render", "--plugins-dir", pluginsDir.toString(), "-f", "-");
 
+    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.out()).isEmpty();
+    assertThat(run.err()).isEqualTo(brokenJarError());
+  }
+
+  @Test
+  void renderAllowingLoadFailuresAppliesTheThirdPartyPluginDespiteTheBrokenJar() {
+    Run run = TestingCli.runWithStdin(TRAINJOB.formatted("vision"),
+        "render", "--plugins-dir", pluginsDir.toString(), "-f", "-", "--allow-plugin-load-failures");
+
     assertThat(run.exitCode()).isZero();
+    assertThat(run.err()).isEqualTo("Warning: rendering without plugin " + brokenJar + ": not a readable jar: zip "
+        + "END header not found\n");
     List<JsonNode> objects = Yaml.trees(run.out());
     assertThat(objects).hasSize(1);
     JsonNode podLabels = objects.get(0).at("/spec/replicatedJobs/0/template/spec/template/metadata/labels");
@@ -150,11 +162,11 @@ class PluginDirectoryTest {
   @Test
   void aFailingPluginFailsTheRenderNamingThePlugin() {
     Run run = TestingCli.runWithStdin(TRAINJOB.formatted("explode"),
-        "render", "--plugins-dir", pluginsDir.toString(), "-f", "-");
+        "render", "--plugins-dir", pluginsDir.toString(), "-f", "-", "--allow-plugin-load-failures");
 
     assertThat(run.exitCode()).isEqualTo(1);
     assertThat(run.out()).isEmpty();
-    assertThat(run.err()).isEqualTo("TrainJob default/labelled: plugin TeamLabel failed in EnforcePodGroupPolicy: "
+    assertThat(run.err()).endsWith("TrainJob default/labelled: plugin TeamLabel failed in EnforcePodGroupPolicy: "
         + "no team may be called explode\n");
   }
 

@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.jar.JarFile;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
@@ -121,7 +122,15 @@ class ArchetypeTest {
     assertThat(Files.isExecutable(generated.resolve("mvnw"))).isTrue();
     String pom = Files.readString(generated.resolve("pom.xml"));
     assertThat(pom).contains("<trainer.version>" + version + "</trainer.version>", "<artifactId>trainer-bom</artifactId>");
-    assertThat(pom.split("\\$\\{trainer.version}", -1)).hasSize(2);
+    // referred to twice: by the BOM, and by the jar's manifest (Trainer-Framework-Version)
+    assertThat(pom.split("\\$\\{trainer.version}", -1)).hasSize(3);
+  }
+
+  @Test
+  void theJarRecordsTheFrameworkItIsBuiltAgainst() throws IOException {
+    try (JarFile jar = new JarFile(generated.resolve("target/node-quota-0.1.0-SNAPSHOT.jar").toFile())) {
+      assertThat(jar.getManifest().getMainAttributes().getValue("Trainer-Framework-Version")).isEqualTo(version);
+    }
   }
 
   /** What {@code install} would write for the modules a plugin project depends on, from this build's output. */

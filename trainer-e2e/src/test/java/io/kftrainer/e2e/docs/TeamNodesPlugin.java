@@ -1,5 +1,7 @@
 package io.kftrainer.e2e.docs;
 
+// The EnforcePodSpec example of docs/writing-plugins.md ("Changing pods"); WritingPluginsDocTest keeps them equal.
+// tag::enforce-pod-spec[]
 import com.google.auto.service.AutoService;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.kftrainer.framework.model.PodSet;
@@ -11,8 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** The EnforcePodSpec example of docs/writing-plugins.md ("Changing pods"); WritingPluginsDocTest keeps them equal. */
-// tag::enforce-pod-spec[]
+/** Puts every trainer pod in the node pool {@code training} and tells it so. */
 @AutoService(Plugin.class)
 public final class TeamNodesPlugin implements EnforcePodSpec {
 

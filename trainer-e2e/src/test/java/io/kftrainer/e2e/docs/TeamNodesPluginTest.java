@@ -1,5 +1,7 @@
 package io.kftrainer.e2e.docs;
 
+// The test example of docs/writing-plugins.md ("Testing"), run as a test; WritingPluginsDocTest keeps them equal.
+// tag::test[]
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -13,8 +15,7 @@ import io.kftrainer.testkit.Fixtures;
 import io.kftrainer.testkit.TestPipeline;
 import org.junit.jupiter.api.Test;
 
-/** The test example of docs/writing-plugins.md ("Testing"), run as a test. */
-// tag::test[]
+/** The plugin on an MPI runtime, through the JobSet plugin, as the operator would build it. */
 class TeamNodesPluginTest {
 
   // the built-in JobSet plugin (test scope) turns the runtime info into the JobSet the operator would create

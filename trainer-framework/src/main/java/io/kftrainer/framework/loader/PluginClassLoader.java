@@ -10,18 +10,25 @@ import java.util.List;
 
 /**
  * The class loader of one plugin directory: child-first, so a plugin can bring its own versions of libraries,
- * except for the packages that make up the contract between plugin and operator (the framework and API model,
- * fabric8's model, Jackson, SLF4J and the JDK), which always come from the operator so that objects cross the
- * boundary as the same classes.
+ * except for the packages that make up the contract between plugin and operator, which the operator's class
+ * loader is asked first so that objects cross the boundary as the same classes:
+ * <ul>
+ *   <li>the framework and the API model ({@link #OPERATOR_ONLY_PACKAGES}) only ever come from the operator: a
+ *       class there that the operator lacks is missing, never taken from the plugin's jars (a plugin built against
+ *       a newer framework fails naming the class instead of running half of another version);</li>
+ *   <li>the JDK, fabric8's model, Jackson and SLF4J ({@link #PARENT_FIRST_PACKAGES}) come from the operator when
+ *       it has the class, else from the plugin's jars (a fabric8 extension model the operator does not ship).</li>
+ * </ul>
  *
  * <p>Service files ({@code META-INF/services/...}) are looked up in the plugin's own jars only; otherwise every
  * plugin directory would find the operator's built-in plugins again.
  */
 final class PluginClassLoader extends URLClassLoader {
 
+  static final List<String> OPERATOR_ONLY_PACKAGES = List.of("io.kftrainer.framework.", "io.kftrainer.api.");
+
   static final List<String> PARENT_FIRST_PACKAGES = List.of(
       "java.", "javax.", "jdk.", "sun.", "com.sun.",
-      "io.kftrainer.framework.", "io.kftrainer.api.",
       "io.fabric8.", "com.fasterxml.", "org.slf4j.");
 
   static {
@@ -34,6 +41,13 @@ final class PluginClassLoader extends URLClassLoader {
 
   @Override
   protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+    if (isOperatorOnly(name)) {
+      Class<?> loaded = getParent().loadClass(name);
+      if (resolve) {
+        resolveClass(loaded);
+      }
+      return loaded;
+    }
     if (isParentFirst(name)) {
       return super.loadClass(name, resolve);
     }
@@ -66,6 +80,12 @@ final class PluginClassLoader extends URLClassLoader {
       urls.addAll(Collections.list(getParent().getResources(name)));
     }
     return Collections.enumeration(urls);
+  }
+
+  /** Whether a class of this name, or a resource of this path ({@code a/b/C.class}), is the operator's only. */
+  static boolean isOperatorOnly(String className) {
+    String dotted = className.replace('/', '.');
+    return OPERATOR_ONLY_PACKAGES.stream().anyMatch(dotted::startsWith);
   }
 
   private static boolean isParentFirst(String className) {

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import io.kftrainer.framework.runner.LinkageErrors;
 import io.kftrainer.framework.runner.PluginSetupException;
 import io.kftrainer.framework.spi.Configurable;
 import io.kftrainer.framework.spi.Plugin;
@@ -158,6 +159,8 @@ public final class PluginConfiguration {
       problems.add(plugin.name() + path(e) + ": " + message(e));
     } catch (JacksonException | IllegalArgumentException e) {
       problems.add(plugin.name() + ": " + e.getMessage());
+    } catch (LinkageError e) {
+      problems.add(plugin.name() + ": " + LinkageErrors.describe(e));
     }
     return Optional.empty();
   }
@@ -168,6 +171,8 @@ public final class PluginConfiguration {
       plugin.configure((C) config);
     } catch (RuntimeException e) {
       throw new PluginSetupException(plugin.name() + ": configuration rejected: " + e.getMessage());
+    } catch (LinkageError e) {
+      throw new PluginSetupException(plugin.name() + ": configure failed: " + LinkageErrors.describe(e));
     }
   }
 

@@ -70,7 +70,9 @@ class PluginCallsTest {
     assertThatThrownBy(() -> new PhaseRunner(List.of(linkage)).withCalls(PluginCalls.withTimeout(Duration.ofSeconds(5)))
         .runBuild(runtime, trainJob, ObjectLookup.empty()))
         .isInstanceOf(PluginException.class)
-        .hasMessage("plugin OldJar failed in EnforcePodSpec: io.kftrainer.framework.spi.BuildContext.removed()");
+        .hasMessage("plugin OldJar failed in EnforcePodSpec: NoSuchMethodError: "
+            + "io.kftrainer.framework.spi.BuildContext.removed(): the plugin was built against another version of "
+            + "that class");
   }
 
   @Test

@@ -17,6 +17,8 @@ import io.kftrainer.operator.controller.CacheObjectLookup;
 import io.kftrainer.operator.controller.CachedRuntimeResolver;
 import io.kftrainer.operator.controller.CompactObjects;
 import io.kftrainer.operator.controller.LegacyFinalizerReconciler;
+import io.kftrainer.operator.controller.ObjectsCreated;
+import io.kftrainer.operator.controller.RetriedFailureLogFilter;
 import io.kftrainer.operator.controller.ServedKinds;
 import io.kftrainer.operator.controller.TrainJobEventSources;
 import io.kftrainer.operator.controller.TrainJobEvents;
@@ -77,6 +79,7 @@ public final class TrainerOperator {
   private final PhaseRunner runner;
   private final MeterRegistry meterRegistry;
   private final Clock clock;
+  private final ObjectsCreated objectsCreated;
   private final String identity;
   private final CacheObjectLookup cache = new CacheObjectLookup();
   private final CachedRuntimeResolver runtimes;
@@ -96,14 +99,11 @@ public final class TrainerOperator {
     this.plugins = builder.plugins != null ? builder.plugins
         : OperatorPlugins.load(config.pluginsDir(), Optional.empty(), config.statusConditions(),
             TrainJobStatusFeature.pluginSections(config));
-    if (!config.allowPluginLoadFailures()) {
-      plugins.loadError().ifPresent(error -> {
-        throw error;
-      });
-    }
+    plugins.checkLoaded(config.allowPluginLoadFailures());
     this.runner = plugins.runner().withCalls(PluginCalls.withTimeout(config.pluginCallTimeout()));
     this.meterRegistry = builder.meterRegistry != null ? builder.meterRegistry : new SimpleMeterRegistry();
     this.clock = builder.clock;
+    this.objectsCreated = builder.objectsCreated;
     this.identity = builder.identity != null ? builder.identity : "trainer-operator_" + UUID.randomUUID();
     this.runtimes = new CachedRuntimeResolver(cache, client.getKubernetesSerialization());
     OperatorContext context = new OperatorContext(config, client, plugins, runner, cache, runtimes, meterRegistry,
@@ -130,7 +130,8 @@ public final class TrainerOperator {
     TrainJobEventSources eventSources = TrainJobEventSources.plan(runner.watches(), client, cache);
     TrainJobEvents events = new TrainJobEvents(client, identity, clock);
     TrainJobReconciler reconciler = new TrainJobReconciler(runner, eventSources, cache, runtimes, client, events,
-        clock);
+        clock, objectsCreated);
+    RetriedFailureLogFilter.install();
     operator = new Operator(this::configure);
     register(reconciler);
     registerOptimizationJobs(events);
@@ -392,6 +393,7 @@ public final class TrainerOperator {
     private MeterRegistry meterRegistry;
     private Clock clock = Clock.systemUTC();
     private String identity;
+    private ObjectsCreated objectsCreated = ObjectsCreated.NONE;
 
     private Builder(OperatorConfig config, KubernetesClient client) {
       this.config = Objects.requireNonNull(config, "config");
@@ -419,6 +421,12 @@ public final class TrainerOperator {
     /** The plugins; default the built-in ones plus those of {@code --plugins-dir}. */
     public Builder plugins(OperatorPlugins loaded) {
       this.plugins = loaded;
+      return this;
+    }
+
+    /** Told what each reconcile created for a TrainJob ({@code local}'s progress line); default no one. */
+    public Builder objectsCreated(ObjectsCreated listener) {
+      this.objectsCreated = Objects.requireNonNull(listener, "listener");
       return this;
     }
 

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.kftrainer.api.v1alpha1.TrainJob;
 import io.kftrainer.framework.runner.BuildResult;
 import java.util.Optional;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,24 +37,26 @@ final class ChildApplier {
   /**
    * Applies each object that differs from its cached state, in order; returns how many were written.
    *
+   * @param created told of each object written that the cache did not hold (of a watched kind): a new one
    * @throws ChildApplyException if a write fails, naming the object, the plugin that built it and the cause
    */
-  int applyAll(BuildResult built) {
+  int applyAll(BuildResult built, Consumer<HasMetadata> created) {
     int written = 0;
     for (int i = 0; i < built.objects().size(); i++) {
-      if (apply(built.objects().get(i), built.builders().get(i))) {
+      if (apply(built.objects().get(i), built.builders().get(i), created)) {
         written++;
       }
     }
     return written;
   }
 
-  private boolean apply(HasMetadata desired, String builder) {
+  private boolean apply(HasMetadata desired, String builder, Consumer<HasMetadata> created) {
     Optional<? extends HasMetadata> observed = observed(desired);
     if (observed.isPresent() && isApplied(tree(observed.get()), JsonSubset.comparable(tree(desired)))) {
       return false;
     }
-    if (!cache.isCached(desired.getClass())) {
+    boolean watched = cache.isCached(desired.getClass());
+    if (!watched) {
       LOG.debug("{} {} is not watched: applying it unconditionally", desired.getKind(),
           desired.getMetadata().getName());
     }
@@ -67,6 +70,9 @@ final class ChildApplier {
     cache.recordWrite(applied, observed);
     LOG.info("Applied {} {}/{}", desired.getKind(), desired.getMetadata().getNamespace(),
         desired.getMetadata().getName());
+    if (watched && observed.isEmpty()) {
+      created.accept(applied);
+    }
     return true;
   }
 

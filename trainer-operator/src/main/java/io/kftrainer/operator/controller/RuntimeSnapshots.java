@@ -19,6 +19,7 @@ import io.kftrainer.runtime.RuntimeKey;
 import java.net.HttpURLConnection;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * The runtime a TrainJob started with, kept for its whole life: the ConfigMap {@code <trainjob>-runtime-snapshot}
@@ -75,10 +76,15 @@ public final class RuntimeSnapshots {
    *     snapshot of its runtime
    */
   public RuntimeSource take(TrainJob trainJob, RuntimeSource runtime) {
-    return read(create(trainJob, runtime), trainJob);
+    return take(trainJob, runtime, snapshot -> { });
   }
 
-  private ConfigMap create(TrainJob trainJob, RuntimeSource runtime) {
+  /** As {@link #take(TrainJob, RuntimeSource)}, telling {@code created} of the snapshot if this call created it. */
+  public RuntimeSource take(TrainJob trainJob, RuntimeSource runtime, Consumer<? super ConfigMap> created) {
+    return read(create(trainJob, runtime, created), trainJob);
+  }
+
+  private ConfigMap create(TrainJob trainJob, RuntimeSource runtime, Consumer<? super ConfigMap> onCreated) {
     ConfigMap snapshot = new ConfigMapBuilder()
         .withNewMetadata().withName(name(trainJob)).endMetadata()
         .withImmutable(true)
@@ -89,6 +95,7 @@ public final class RuntimeSnapshots {
     try {
       ConfigMap created = client.configMaps().inNamespace(namespace).resource(snapshot).create();
       cache.recordWrite(created, Optional.empty());
+      onCreated.accept(created);
       return created;
     } catch (KubernetesClientException e) {
       if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {

@@ -1,5 +1,6 @@
 package io.kftrainer.operator.controller;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.OperatorException;
@@ -24,8 +25,10 @@ import io.kftrainer.runtime.RuntimeKey;
 import io.kftrainer.runtime.RuntimeResolver;
 import io.kftrainer.runtime.UnsupportedRuntimeException;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -86,9 +89,18 @@ public final class TrainJobReconciler implements Reconciler<TrainJob> {
   private final StatusWriter status;
   private final TrainJobEvents events;
   private final Clock clock;
+  private final ObjectsCreated objectsCreated;
+  private final ReconcileFailureLog failures = new ReconcileFailureLog();
 
   public TrainJobReconciler(PhaseRunner runner, TrainJobEventSources eventSources, CacheObjectLookup cache,
       RuntimeResolver runtimes, KubernetesClient client, TrainJobEvents events, Clock clock) {
+    this(runner, eventSources, cache, runtimes, client, events, clock, ObjectsCreated.NONE);
+  }
+
+  /** @param objectsCreated told what each reconcile created ({@code local}'s progress line) */
+  public TrainJobReconciler(PhaseRunner runner, TrainJobEventSources eventSources, CacheObjectLookup cache,
+      RuntimeResolver runtimes, KubernetesClient client, TrainJobEvents events, Clock clock,
+      ObjectsCreated objectsCreated) {
     this.runner = runner;
     this.eventSources = eventSources;
     this.cache = cache;
@@ -98,6 +110,7 @@ public final class TrainJobReconciler implements Reconciler<TrainJob> {
     this.status = new StatusWriter(client);
     this.events = events;
     this.clock = clock;
+    this.objectsCreated = objectsCreated;
   }
 
   @Override
@@ -147,23 +160,39 @@ public final class TrainJobReconciler implements Reconciler<TrainJob> {
    * @throws BuildFailedException if a plugin, the runtime snapshot or the API server failed the build
    */
   private BuildOutcome reconcileChildren(TrainJob trainJob) {
+    List<HasMetadata> created = new ArrayList<>();
     try {
-      Optional<RuntimeSource> runtime = runtimeOf(trainJob);
+      Optional<RuntimeSource> runtime = runtimeOf(trainJob, created::add);
       if (runtime.isEmpty()) {
         FieldError missing = RuntimeKey.of(trainJob).notFound();
         return BuildOutcome.runtimeUnavailable(TrainerConstants.REASON_TRAINING_RUNTIME_NOT_SUPPORTED,
             missing.field() + ": " + missing.message());
       }
-      children.applyAll(runner.runBuild(runtime.get(), trainJob, cache));
+      children.applyAll(runner.runBuild(runtime.get(), trainJob, cache), created::add);
+      failures.succeeded(trainJob);
       return BuildOutcome.created();
     } catch (UnsupportedRuntimeException e) {
       return BuildOutcome.runtimeUnavailable(TrainerConstants.REASON_TRAINING_RUNTIME_NOT_SUPPORTED, e.getMessage());
     } catch (PluginException | RuntimeSnapshotException | ChildApplyException | KubernetesClientException e) {
       String error = EventMessages.of(e.getMessage());
-      LOG.warn("Cannot reconcile the objects of TrainJob {}/{}: {}", trainJob.getMetadata().getNamespace(),
-          trainJob.getMetadata().getName(), error);
+      failures.failed(trainJob, error, e);
       events.resourcesFailed(trainJob, error);
       throw new BuildFailedException(new BuildOutcome.BuildFailed(reasonOf(e), error));
+    } finally {
+      // what was created before an apply failed exists too
+      tell(trainJob, created);
+    }
+  }
+
+  private void tell(TrainJob trainJob, List<HasMetadata> created) {
+    if (created.isEmpty()) {
+      return;
+    }
+    try {
+      objectsCreated.created(trainJob, List.copyOf(created));
+    } catch (RuntimeException e) {
+      LOG.debug("Cannot report the objects created for TrainJob {}/{}", trainJob.getMetadata().getNamespace(),
+          trainJob.getMetadata().getName(), e);
     }
   }
 
@@ -171,12 +200,12 @@ public final class TrainJobReconciler implements Reconciler<TrainJob> {
    * The runtime the TrainJob is built from, for its whole life: its snapshot; on its first build, a snapshot taken
    * now of the runtime it refers to. Empty when it has neither.
    */
-  private Optional<RuntimeSource> runtimeOf(TrainJob trainJob) {
+  private Optional<RuntimeSource> runtimeOf(TrainJob trainJob, Consumer<HasMetadata> created) {
     Optional<RuntimeSource> snapshot = snapshots.find(trainJob);
     if (snapshot.isPresent()) {
       return snapshot;
     }
-    return runtimes.resolve(trainJob).map(runtime -> snapshots.take(trainJob, runtime));
+    return runtimes.resolve(trainJob).map(runtime -> snapshots.take(trainJob, runtime, created));
   }
 
   /**

@@ -25,8 +25,9 @@ import org.slf4j.LoggerFactory;
  * <p>Plugins come from two places: the built-in ones on the operator's own class path (found with
  * {@link java.util.ServiceLoader}, exactly like third-party ones; the operator never names a plugin class), then
  * the jars of the plugin directory, each plugin with a class loader of its own ({@link PluginDirectory}). Each
- * loaded plugin is logged with its extension points and origin; a jar or class that cannot be loaded is logged
- * and reported in {@link #problems()} and {@link #loadError()} while the others still load.
+ * loaded plugin is logged with its extension points and origin; a jar or class that cannot be loaded is reported
+ * in {@link #problems()} and {@link #loadError()} while the others still load, and the command decides
+ * ({@link #checkLoaded}).
  *
  * <p>Configurable plugins ({@link io.kftrainer.framework.spi.Configurable}) get their section of the plugin
  * configuration file once, here, before the runner exists; an invalid file is a setup error like the others.
@@ -111,7 +112,6 @@ public final class OperatorPlugins {
     PluginSet found = PluginLoader.load(builtIn).plus(loadDirectory(pluginsDir, builtIn));
     found.plugins().forEach(plugin -> LOG.info("Loaded plugin {} {} from {}", plugin.plugin().name(),
         extensionPoints(plugin), plugin.origin()));
-    found.problems().forEach(problem -> LOG.warn("Cannot load plugin {}: {}", problem.path(), problem.message()));
     return new OperatorPlugins(found, configuration, conditions);
   }
 
@@ -164,6 +164,22 @@ public final class OperatorPlugins {
     return Optional.of(new PluginSetupException("cannot load " + (problems.size() == 1 ? "plugin " : "plugins ")
         + String.join("; ", problems.stream().map(LoadProblem::toString).toList())
         + " (--allow-plugin-load-failures starts without " + (problems.size() == 1 ? "it" : "them") + ")"));
+  }
+
+  /**
+   * Stops on the jars and classes that could not be loaded ({@link #loadError()}) unless
+   * {@code allowLoadFailures} ({@code --allow-plugin-load-failures}); with it, logs a warning per jar left out.
+   *
+   * @throws PluginSetupException naming each jar and its cause
+   */
+  public void checkLoaded(boolean allowLoadFailures) {
+    if (!allowLoadFailures) {
+      loadError().ifPresent(error -> {
+        throw error;
+      });
+    }
+    problems().forEach(problem -> LOG.warn("Starting without plugin {}: {} (--allow-plugin-load-failures)",
+        problem.path(), problem.message()));
   }
 
   /** Why the plugins cannot run together, if they cannot. */

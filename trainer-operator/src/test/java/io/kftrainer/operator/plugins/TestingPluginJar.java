@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.jar.Attributes;
 import java.util.jar.JarEntry;
+import java.util.jar.JarInputStream;
 import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
 import java.util.stream.Stream;
@@ -83,6 +84,52 @@ public final class TestingPluginJar {
       out.write((pluginClass + "\n").getBytes(StandardCharsets.UTF_8));
       out.closeEntry();
     }
+  }
+
+  /**
+   * Rewrites {@code jar} without the class {@code className}: a plugin compiled against a class the operator lacks
+   * (an extension point or helper of a newer framework, a library left out of the plugin directory).
+   */
+  public static Path without(Path jar, String className) throws IOException {
+    String entry = className.replace('.', '/') + ".class";
+    return rewrite(jar, (name, bytes) -> name.equals(entry) ? null : bytes);
+  }
+
+  /** Rewrites {@code jar} with the class file of {@code className} marked for Java {@code java} (21: major 65). */
+  public static Path markedForJava(Path jar, String className, int java) throws IOException {
+    String entry = className.replace('.', '/') + ".class";
+    return rewrite(jar, (name, bytes) -> {
+      if (name.equals(entry)) {
+        // u4 magic, u2 minor_version, u2 major_version; Java 8 is 52
+        int major = java + 44;
+        bytes[6] = (byte) (major >> 8);
+        bytes[7] = (byte) major;
+      }
+      return bytes;
+    });
+  }
+
+  /** Writes each entry of {@code jar} as {@code change} returns it; {@code null} leaves it out. */
+  private static Path rewrite(Path jar, EntryChange change) throws IOException {
+    Path rewritten = jar.resolveSibling(jar.getFileName() + ".tmp");
+    try (JarInputStream in = new JarInputStream(Files.newInputStream(jar));
+        JarOutputStream out = new JarOutputStream(Files.newOutputStream(rewritten), in.getManifest())) {
+      for (JarEntry entry = in.getNextJarEntry(); entry != null; entry = in.getNextJarEntry()) {
+        byte[] bytes = change.apply(entry.getName(), in.readAllBytes());
+        if (bytes != null) {
+          out.putNextEntry(new JarEntry(entry.getName()));
+          out.write(bytes);
+          out.closeEntry();
+        }
+      }
+    }
+    return Files.move(rewritten, jar, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+  }
+
+  /** What becomes of one entry of a rewritten jar. */
+  @FunctionalInterface
+  private interface EntryChange {
+    byte[] apply(String name, byte[] bytes);
   }
 
   /** The test class path, plus the jars of the SPI and model (surefire may hide them behind a manifest jar). */
