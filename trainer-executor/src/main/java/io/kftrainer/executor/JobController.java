@@ -73,7 +73,7 @@ final class JobController implements AutoCloseable {
   JobController(KubernetesClient client, Store<Job> jobs, Store<Pod> pods, EventRecorder events) {
     creates.allowCoreThreadTimeOut(true);
     this.client = client;
-    this.statuses = new StatusUpdates(client);
+    this.statuses = StatusUpdates.ofAccumulatedState(client);
     this.jobs = jobs;
     this.pods = pods;
     this.events = events;

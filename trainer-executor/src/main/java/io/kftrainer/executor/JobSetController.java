@@ -46,11 +46,11 @@ final class JobSetController {
   /** JobSet ({@code namespace/name}) to the uid whose headless Service exists: looked up once, not per reconcile. */
   private final Map<String, String> servicesEnsured = new HashMap<>();
   /**
-   * JobSet ({@code namespace/name}) to the uid this controller wrote {@code Completed} or {@code Failed} for: until
-   * the informer brings that status back, a reconcile must neither decide again (a second Event and line) nor write
-   * a status without it.
+   * JobSet ({@code namespace/name}) to the decision this controller wrote last, a restart or its end
+   * ({@code Completed}, {@code Failed}): until the informer brings that status back, a reconcile on the older copy
+   * must neither decide again (a second Event and line) nor write a status without it.
    */
-  private final Map<String, String> finished = new HashMap<>();
+  private final Map<String, Written> written = new HashMap<>();
   private final VolumeClaimPolicies volumeClaims;
   private final Store<JobSet> jobSets;
   private final Store<Job> jobs;
@@ -60,7 +60,7 @@ final class JobSetController {
   JobSetController(KubernetesClient client, Store<JobSet> jobSets, Store<Job> jobs, EventRecorder events,
       Consumer<String> progress) {
     this.client = client;
-    this.statuses = new StatusUpdates(client);
+    this.statuses = StatusUpdates.ofAccumulatedState(client);
     this.jobSets = jobSets;
     this.jobs = jobs;
     this.events = events;
@@ -75,7 +75,7 @@ final class JobSetController {
         .filter(j -> jobSet == null || ownedBy(j, jobSet)).toList();
     if (jobSet == null || jobSet.getMetadata().getDeletionTimestamp() != null) {
       servicesEnsured.remove(key.namespace() + "/" + key.name());
-      finished.remove(key.namespace() + "/" + key.name());
+      written.remove(key.namespace() + "/" + key.name());
       volumeClaims.forget(key.namespace(), key.name());
       // correct with or without garbage collection in the API server: delete what this controller created
       owned.forEach(this::delete);
@@ -101,8 +101,10 @@ final class JobSetController {
     boolean terminal = PodConditions.isTrue(status.getConditions(), CONDITION_COMPLETED)
         || PodConditions.isTrue(status.getConditions(), CONDITION_FAILED);
     String jobSetKey = key.namespace() + "/" + key.name();
-    if (!terminal && jobSet.getMetadata().getUid().equals(finished.get(jobSetKey))) {
-      return; // this controller's terminal status is not in the cache yet
+    Written last = written.get(jobSetKey);
+    if (last != null && last.uid().equals(jobSet.getMetadata().getUid())
+        && (attempt < last.restarts() || last.ended() && !terminal)) {
+      return; // this controller's last decision is not in the cache yet
     }
     if (terminal) {
       current.stream().filter(j -> !finished(j)).forEach(this::delete);
@@ -115,10 +117,16 @@ final class JobSetController {
     status.setReplicatedJobsStatus(replicatedJobsStatus(jobSet, current));
     if (!Objects.equals(copy(old), status)) {
       writeStatus(jobSet, status);
-      if (!terminal && status.getTerminalState() != null) {
-        finished.put(jobSetKey, jobSet.getMetadata().getUid());
+      int restarts = Optional.ofNullable(status.getRestarts()).orElse(0);
+      if (restarts > attempt || !terminal && status.getTerminalState() != null) {
+        written.put(jobSetKey, new Written(jobSet.getMetadata().getUid(), restarts,
+            status.getTerminalState() != null));
       }
     }
+  }
+
+  /** A decision written for the JobSet of {@code uid}: its restarts then, and whether it ended. */
+  private record Written(String uid, int restarts, boolean ended) {
   }
 
   /**

@@ -108,7 +108,7 @@ final class Kubelet {
     this.containerEnv = new ContainerEnv(client);
     this.projected = new ProjectedVolumes(client, java.time.Clock.systemUTC());
     this.rshAgent = rshAgent;
-    this.statuses = new StatusUpdates(client);
+    this.statuses = StatusUpdates.ofObservedState(client);
   }
 
   void reconcile(WorkQueue.Key key) {

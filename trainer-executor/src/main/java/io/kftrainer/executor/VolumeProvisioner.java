@@ -51,7 +51,7 @@ final class VolumeProvisioner {
     this.runDir = runDir;
     this.events = events;
     this.progress = progress;
-    this.statuses = new StatusUpdates(client);
+    this.statuses = StatusUpdates.ofObservedState(client);
   }
 
   /** The directory of {@code claim} in {@code namespace}, shared by every pod that mounts it. */

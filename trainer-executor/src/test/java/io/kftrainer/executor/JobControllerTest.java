@@ -62,6 +62,7 @@ class JobControllerTest {
     controller.reconcile(key);
     List<Pod> created = client.pods().inNamespace("default").list().getItems();
     assertThat(created).hasSize(2);
+    jobs.put(client.batch().v1().jobs().inNamespace("default").withName("train").get()); // as the informer would
     // index 0 runs; index 1's container has restarted once in its pod: past a backoffLimit of 0
     created.forEach(pod -> pods.put(running(pod, pod.getMetadata().getName().startsWith("train-1-") ? 1 : 0)));
 
