@@ -17,15 +17,26 @@ public final class AuditLog {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  /** One audited request: who, what, on which object, and the status code of the answer. */
+  /**
+   * One audited request: who, what, on which object, the status code of the answer, and the authorizer's decision
+   * ({@code allow} or {@code forbid}, kube-apiserver's {@code authorization.k8s.io/decision} annotation).
+   */
   public record Request(String user, String verb, String apiGroup, String resource, String namespace, String uri,
-      int code) {
+      int code, String authorization) {
+
+    /**
+     * Refused by RBAC, as opposed to a 403 of admission (a create in a namespace being deleted is refused 403 by
+     * NamespaceLifecycle, whatever the RBAC).
+     */
+    public boolean forbiddenByAuthorization() {
+      return "forbid".equals(authorization);
+    }
 
     /** {@code get coordination.k8s.io/leases in kubeflow-system (403): /apis/...}. */
     @Override
     public String toString() {
       return verb + " " + apiGroup + "/" + resource + " in " + (namespace.isEmpty() ? "(cluster)" : namespace)
-          + " (" + code + "): " + uri;
+          + " (" + code + ", " + authorization + "): " + uri;
     }
   }
 
@@ -47,7 +58,8 @@ public final class AuditLog {
       JsonNode object = event.path("objectRef");
       return new Request(event.path("user").path("username").asText(), event.path("verb").asText(),
           object.path("apiGroup").asText(), object.path("resource").asText(), object.path("namespace").asText(),
-          event.path("requestURI").asText(), event.path("responseStatus").path("code").asInt());
+          event.path("requestURI").asText(), event.path("responseStatus").path("code").asInt(),
+          event.path("annotations").path("authorization.k8s.io/decision").asText());
     } catch (IOException e) {
       throw new UncheckedIOException("not an audit event: " + line, e);
     }
