@@ -1,4 +1,5 @@
-"""TrainerClient.train with CustomTrainerContainer and BuiltinTrainer against local, and the Kubernetes options."""
+"""TrainerClient.train with CustomTrainerContainer and BuiltinTrainer against local, and the Kubernetes options
+(TrainerCommand, TrainerArgs, Labels, Annotations, RuntimePatch)."""
 
 import pytest
 
@@ -94,3 +95,54 @@ def wait_for(read, timeout=60):
             if e.status != 404 or time.monotonic() > deadline:
                 raise
         time.sleep(0.5)
+
+
+def print_patched_env():
+    import os
+
+    print(f"PATCHED={os.environ.get('PATCHED')}", flush=True)
+
+
+def test_a_runtime_patch_labels_the_node_pods_and_the_trainers_env_reaches_them(trainer_client, core, namespace):
+    from kubeflow.trainer import CustomTrainer
+
+    patch = runtime_patch(metadata={"labels": {"sdk-tests/patched": "yes"}})
+    name = trainer_client.train(
+        runtime="torch-distributed",
+        trainer=CustomTrainer(func=print_patched_env, num_nodes=1, env={"PATCHED": "by-the-sdk"}), options=[patch])
+
+    job = trainer_client.wait_for_job_status(name, timeout=TIMEOUT, polling_interval=1)
+
+    assert job.status == "Complete"
+    assert "PATCHED=by-the-sdk" in list(trainer_client.get_job_logs(name))
+    pod = core.read_namespaced_pod(job.steps[0].pod_name, namespace)
+    assert pod.metadata.labels["sdk-tests/patched"] == "yes"
+    trainer_client.delete_job(name)
+
+
+def test_a_runtime_patch_of_the_node_containers_env_is_refused_as_upstream_refuses_it(trainer_client):
+    # the SDK lets ContainerPatch set env on any container; upstream's TrainJob webhook refuses it for the node and
+    # initializer containers (their env belongs to spec.trainer and spec.initializer), and so does this one
+    from kubeflow.trainer import CustomTrainer
+    from kubeflow.trainer.options import ContainerPatch, PodSpecPatch
+
+    patch = runtime_patch(spec=PodSpecPatch(containers=[ContainerPatch(
+        name="node", env=[{"name": "PATCHED", "value": "by-the-sdk"}])]))
+
+    with pytest.raises(RuntimeError) as refused:
+        trainer_client.train(runtime="torch-distributed",
+                             trainer=CustomTrainer(func=print_patched_env, num_nodes=1), options=[patch])
+    assert "must not have envs for the dataset-initializer, model-initializer, node containers" in str(
+        refused.value.__cause__.body)
+
+
+def runtime_patch(metadata=None, spec=None):
+    """A RuntimePatch of the node replicated job's pod template."""
+    from kubeflow.trainer.options import (
+        JobSetSpecPatch, JobSetTemplatePatch, JobSpecPatch, JobTemplatePatch, PodTemplatePatch, ReplicatedJobPatch,
+        RuntimePatch, TrainingRuntimeSpecPatch)
+
+    pod = PodTemplatePatch(metadata=metadata, spec=spec)
+    node = ReplicatedJobPatch(name="node", template=JobTemplatePatch(spec=JobSpecPatch(template=pod)))
+    return RuntimePatch(training_runtime_spec=TrainingRuntimeSpecPatch(
+        template=JobSetTemplatePatch(spec=JobSetSpecPatch(replicated_jobs=[node]))))
