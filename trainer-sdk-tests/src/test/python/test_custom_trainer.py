@@ -118,8 +118,37 @@ def test_delete_job_deletes_the_trainjob_and_its_pods(trainer_client, core, name
     assert name not in [j.name for j in trainer_client.list_jobs()]
 
 
-def test_a_failing_function_reaches_failed_and_says_why(trainer_client):
-    name = trainer_client.train(runtime="torch-distributed", trainer=CustomTrainer(func=failing_train, num_nodes=1))
+@pytest.fixture(scope="module")
+def fail_fast_runtime(custom_objects, namespace):
+    """A namespaced TrainingRuntime: torch-distributed whose node Job does not retry (backoffLimit 0).
+
+    With the shipped runtime a failing function fails the TrainJob only after the Job's 6 retries and the kubelet's
+    back-off between them (about 2 minutes here), as on a cluster.
+    """
+    shipped = custom_objects.get_cluster_custom_object(
+        "trainer.kubeflow.org", "v1alpha1", "clustertrainingruntimes", "torch-distributed")
+    for job in shipped["spec"]["template"]["spec"]["replicatedJobs"]:
+        if job["name"] == "node":
+            job["template"]["spec"]["backoffLimit"] = 0
+    runtime = {
+        "apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "TrainingRuntime",
+        "metadata": {"name": "torch-fail-fast", "labels": {"trainer.kubeflow.org/framework": "torch"}},
+        "spec": shipped["spec"],
+    }
+    custom_objects.create_namespaced_custom_object(
+        "trainer.kubeflow.org", "v1alpha1", namespace, "trainingruntimes", runtime)
+    return "torch-fail-fast"
+
+
+def test_a_namespaced_runtime_is_listed_and_got_beside_the_cluster_ones(trainer_client, fail_fast_runtime):
+    runtimes = {r.name: r.kind.value for r in trainer_client.list_runtimes()}
+    assert runtimes[fail_fast_runtime] == "TrainingRuntime"
+    assert runtimes["torch-distributed"] == "ClusterTrainingRuntime"
+    assert trainer_client.get_runtime(fail_fast_runtime).kind.value == "TrainingRuntime"
+
+
+def test_a_failing_function_reaches_failed_and_says_why(trainer_client, fail_fast_runtime):
+    name = trainer_client.train(runtime=fail_fast_runtime, trainer=CustomTrainer(func=failing_train, num_nodes=1))
 
     job = trainer_client.wait_for_job_status(name, status={"Failed"}, timeout=TIMEOUT, polling_interval=1)
 
