@@ -225,7 +225,7 @@ final class PatchRequests {
   private ServerSideApply.Request applyRequest(Target target, ObjectNode config, String fieldManager) {
     ResourcePath rp = target.rp();
     return new ServerSideApply.Request(config, fieldManager, rp.apiVersion(), rp.isStatus(),
-        target.statusSubresource(), "true".equals(rp.query().get("force")));
+        target.statusSubresource(), QueryBool.of(rp.query().get("force")));
   }
 
   private MergeType mergeType(Target target) {

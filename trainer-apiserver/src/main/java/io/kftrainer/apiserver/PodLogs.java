@@ -123,7 +123,7 @@ final class PodLogs {
   }
 
   private static boolean bool(Map<String, String> query, String name) {
-    return "true".equals(query.get(name));
+    return QueryBool.of(query.get(name));
   }
 
   private static List<String> names(JsonNode containers) {

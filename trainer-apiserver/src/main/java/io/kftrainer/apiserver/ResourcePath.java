@@ -114,7 +114,6 @@ record ResourcePath(String group, String version, String namespace, String plura
   }
 
   boolean isWatch() {
-    String watch = query.get("watch");
-    return watch != null && (watch.equals("true") || watch.equals("1"));
+    return QueryBool.of(query.get("watch"));
   }
 }

@@ -56,8 +56,8 @@ final class WatchStreams {
     ResourcePath rp = target.rp();
     Selection selection = Selection.of(target, store);
     String version = rp.query().getOrDefault("resourceVersion", "");
-    boolean initialEvents = "true".equals(rp.query().get("sendInitialEvents"));
-    boolean bookmarks = "true".equals(rp.query().get("allowWatchBookmarks"));
+    boolean initialEvents = QueryBool.of(rp.query().get("sendInitialEvents"));
+    boolean bookmarks = QueryBool.of(rp.query().get("allowWatchBookmarks"));
     long timeoutSeconds;
     Long from;
     try {

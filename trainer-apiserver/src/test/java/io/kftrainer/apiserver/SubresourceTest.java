@@ -114,6 +114,22 @@ class SubresourceTest {
   }
 
   @Test
+  void booleanLogOptionsAreReadAsKubeApiserverReadsThem() {
+    // the Kubernetes Python client (the Kubeflow SDK's get_job_logs(follow=True)) sends follow=True
+    source.logs.put("default/one/trainer", "x\n");
+    for (String value : List.of("true", "True", "TRUE", "1", "")) {
+      http.get("/api/v1/namespaces/default/pods/one/log?follow=" + value + "&timestamps=" + value);
+      assertThat(source.calls.get(source.calls.size() - 1)).as(value).contains("follow=true", "timestamps=true");
+    }
+    for (String value : List.of("false", "False", "0")) {
+      http.get("/api/v1/namespaces/default/pods/one/log?follow=" + value);
+      assertThat(source.calls.get(source.calls.size() - 1)).as(value).contains("follow=false");
+    }
+    http.get("/api/v1/namespaces/default/pods/one/log");
+    assertThat(source.calls.get(source.calls.size() - 1)).contains("follow=false", "timestamps=false");
+  }
+
+  @Test
   void badLogOptionsAreRefusedAsKubeApiserverDoes() {
     source.logs.put("default/one/trainer", "x\n");
     assertStatus(http.get("/api/v1/namespaces/default/pods/one/log?limitBytes=0"), 422, "Invalid",

@@ -200,6 +200,24 @@ class WatchTest {
   }
 
   @Test
+  void watchIsReadAsKubeApiserverReadsABooleanParameter() throws Exception {
+    // the Kubernetes Python client's Watch().stream sends watch=True: a watch, not a list
+    configMap("py", "v", Map.of());
+    for (String value : List.of("True", "1", "TRUE")) {
+      HttpRequest request = HttpRequest.newBuilder(URI.create(server.url()
+          + "/api/v1/namespaces/w/configmaps?watch=" + value + "&timeoutSeconds=1")).timeout(Duration.ofSeconds(20))
+          .header("Authorization", "Bearer " + server.bearerToken()).build();
+
+      String body = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+          .sslContext(server.trustingSslContext()).build()
+          .send(request, HttpResponse.BodyHandlers.ofString()).body();
+
+      assertThat(Json.MAPPER.readTree(body.lines().findFirst().orElseThrow()).path("type").asText()).as(value)
+          .isEqualTo("ADDED");
+    }
+  }
+
+  @Test
   void watchLinesAreAsciiWithTheSameStrings() throws Exception {
     configMap("u", "名前-😀\u0000", Map.of());
     HttpRequest request = HttpRequest.newBuilder(URI.create(server.url()

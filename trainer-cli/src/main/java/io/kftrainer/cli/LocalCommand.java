@@ -246,6 +246,10 @@ public final class LocalCommand implements Callable<Integer> {
     out.println("  " + exampleCommand(Path.of("").toAbsolutePath(), checkout()));
     out.println("  kubectl get trainjobs");
     out.println();
+    out.println("Or with the Kubeflow SDK (pip install kubeflow), in Python started with that KUBECONFIG:");
+    out.println("  from kubeflow.trainer import TrainerClient");
+    out.println("  client = TrainerClient()");
+    out.println();
     out.println("TrainJob progress is shown below. Press Ctrl-C to stop" + local.dataDir()
         .map(d -> " (a later local on " + d + " goes on from here).").orElse(" (all state is in memory)."));
     out.println();

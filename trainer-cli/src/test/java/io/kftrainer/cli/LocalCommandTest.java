@@ -248,6 +248,14 @@ class LocalCommandTest {
   }
 
   @Test
+  void theBannerSaysHowKubectlAndTheKubeflowSdkReachLocal() {
+    assertThat(OUT.toString()).contains("\n  export KUBECONFIG=" + local.kubeconfig() + "\n",
+        "\nOr with the Kubeflow SDK (pip install kubeflow), in Python started with that KUBECONFIG:\n"
+            + "  from kubeflow.trainer import TrainerClient\n"
+            + "  client = TrainerClient()\n");
+  }
+
+  @Test
   void theBannerShowsTheNodesResources() {
     assertThat(OUT.toString()).containsPattern("\n  node         local: \\d+ CPUs?, [0-9.]+ GiB memory, (no GPU|\\d+ "
         + "GPUs? \\(.*\\)), \\d+ pods \\(kubectl describe node local\\)\n");

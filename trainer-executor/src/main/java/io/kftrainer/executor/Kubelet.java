@@ -64,9 +64,6 @@ final class Kubelet {
 
   private static final boolean RUNNING_AS_ROOT = runningAsRoot();
 
-  /** The standard PATH of container images: what a command without a path finds. */
-  private static final String IMAGE_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
-
   private final KubernetesClient client;
   private final Store<Pod> pods;
   private final WorkQueue queue;
@@ -81,6 +78,8 @@ final class Kubelet {
   private final ContainerEnv containerEnv;
   private final ProjectedVolumes projected;
   private final Path rshAgent;
+  /** The pods' PATH: {@link ImageCommands} first, then the images' standard PATH. */
+  private final String path;
   private final Containment containment;
   private final LogClock logClock = new LogClock(java.time.Clock.systemUTC());
   private final StatusUpdates statuses;
@@ -93,7 +92,7 @@ final class Kubelet {
 
   Kubelet(KubernetesClient client, Store<Pod> pods, Store<JobSet> jobSets,
       WorkQueue queue, Path runDir, NodeAllocation allocation, Consumer<String> progress, EventRecorder events,
-      HostTable hosts, PortTable ports, Path rshAgent, Containment containment) {
+      HostTable hosts, PortTable ports, Path rshAgent, String path, Containment containment) {
     this.client = client;
     this.containment = containment;
     this.pods = pods;
@@ -108,6 +107,7 @@ final class Kubelet {
     this.containerEnv = new ContainerEnv(client);
     this.projected = new ProjectedVolumes(client, java.time.Clock.systemUTC());
     this.rshAgent = rshAgent;
+    this.path = path;
     this.statuses = StatusUpdates.ofObservedState(client);
   }
 
@@ -304,7 +304,7 @@ final class Kubelet {
     Rewriter rewriter = new Rewriter(mounts, pod.getMetadata().getNamespace(), pod.getSpec().getSubdomain(), hosts,
         portMap);
     Map<String, String> base = new LinkedHashMap<>();
-    base.put("PATH", IMAGE_PATH);
+    base.put("PATH", path);
     base.put("HOME", podDir.resolve("home").toString());
     base.put("HOSTNAME", Optional.ofNullable(pod.getSpec().getHostname()).orElse(pod.getMetadata().getName()));
     // a temporary directory per container, as a container's own /tmp: with a PID namespace per container, pids

@@ -115,7 +115,7 @@ public final class LocalExecutor implements AutoCloseable {
     nodeLease = NodeLease.start(client, NodeRegistration.register(client, node));
     kubelet = new Kubelet(client, pods.getStore(), jobSets.getStore(), queue, options.runDir(),
         new NodeAllocation(node), options.progress(), events, new HostTable(), new PortTable(),
-        writeRshAgent(options.runDir()), containment(options.isolation()));
+        writeRshAgent(options.runDir()), ImageCommands.install(options.runDir()), containment(options.isolation()));
     queue.register(JobSetController.CONTROLLER, jobSetController::reconcile);
     queue.register(JobController.CONTROLLER, jobController::reconcile);
     queue.register(Kubelet.CONTROLLER, kubelet::reconcile);

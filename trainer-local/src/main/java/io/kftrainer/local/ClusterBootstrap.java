@@ -3,6 +3,7 @@ package io.kftrainer.local;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -47,6 +48,10 @@ final class ClusterBootstrap {
   static final String PLUGIN_CRD_DIRECTORY = "META-INF/trainer/crds";
   /** {@code manifests/base/*webhook-configuration.yaml}, copied by the build. */
   static final String WEBHOOK_DIRECTORY = "META-INF/trainer/webhooks";
+  /** {@code manifests/base/public-role.yaml}, copied by the build. */
+  static final String PUBLIC_ROLE = "META-INF/trainer/public/public-role.yaml";
+  /** The ConfigMap holding the operator's version, which the Kubeflow SDK reads (manifests/base). */
+  static final String PUBLIC_CONFIG_MAP = "kubeflow-trainer-public";
 
   private final KubernetesClient client;
   private final ClassLoader classLoader;
@@ -141,6 +146,24 @@ final class ClusterBootstrap {
       service.setName(serviceName);
     }
     config.setCaBundle(null);
+  }
+
+  /**
+   * Installs what {@code manifests/base} gives every user to read in the operator's namespace: the ConfigMap
+   * {@value #PUBLIC_CONFIG_MAP} with {@code kubeflow_trainer_version} (the Kubeflow SDK's {@code TrainerClient} reads
+   * it when it starts and warns without it), and the Role and RoleBinding of {@code public-role.yaml} that let every
+   * authenticated user read it.
+   */
+  void installPublicVersion(String operatorNamespace, String version) {
+    apply(new ConfigMapBuilder().withNewMetadata().withName(PUBLIC_CONFIG_MAP).withNamespace(operatorNamespace)
+        .addToLabels("app.kubernetes.io/name", "kubeflow-trainer")
+        .addToLabels("app.kubernetes.io/part-of", "kubeflow-trainer").endMetadata()
+        .addToData("kubeflow_trainer_version", version).build());
+    for (JsonNode manifest : read(PUBLIC_ROLE)) {
+      ObjectNode tree = (ObjectNode) manifest.deepCopy();
+      object(tree, "metadata").put("namespace", operatorNamespace);
+      apply(convert(tree, GenericKubernetesResource.class));
+    }
   }
 
   /**

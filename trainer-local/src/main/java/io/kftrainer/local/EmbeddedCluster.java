@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kftrainer.apiserver.EmbeddedApiServer;
 import io.kftrainer.apiserver.ServiceRoutes;
 import io.kftrainer.apiserver.WebhookDispatcher;
+import io.kftrainer.operator.command.VersionProvider;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.function.Supplier;
@@ -12,7 +13,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * An {@link EmbeddedApiServer} made into a cluster with the trainer installed, what {@code local} and
- * {@code apiserver} share: the CRDs, the namespaces {@code default} and the operator's, the webhook configurations
+ * {@code apiserver} share: the CRDs, the namespaces {@code default} and the operator's, the operator's version for
+ * the Kubeflow SDK (the ConfigMap {@code kubeflow-trainer-public} and the Role that lets every user read it), the webhook configurations
  * with their Service routed to the operator's webhook server ({@link ServiceRoutes}), the
  * {@link WebhookDispatcher} as the server's admission chain, then the shipped runtimes (which go through the
  * webhooks' rules; the runtime webhooks are not callable before the operator publishes its CA, and their
@@ -43,6 +45,7 @@ public record EmbeddedCluster(List<String> crds, List<String> webhookConfigurati
     List<String> crds = bootstrap.installCrds();
     LOG.info("Installed {} CRDs ({} ms)", crds.size(), millisSince(started));
     bootstrap.createNamespaces("default", operatorNamespace);
+    bootstrap.installPublicVersion(operatorNamespace, publicVersion());
     List<String> webhookConfigurations = bootstrap.installWebhookConfigurations(operatorNamespace, serviceName);
     LOG.info("Installed the namespaces and webhook configurations ({} ms)", millisSince(started));
     ServiceRoutes routes = new ServiceRoutes().route(operatorNamespace, serviceName, SERVICE_PORT, webhookServer);
@@ -72,6 +75,14 @@ public record EmbeddedCluster(List<String> crds, List<String> webhookConfigurati
     WebhookDispatcher dispatcher = new WebhookDispatcher(client, routes);
     dispatcher.start(server);
     return new EmbeddedCluster(List.of(), List.of(), List.of(), dispatcher);
+  }
+
+  /**
+   * The version {@code kubeflow-trainer-public} names, as manifests/base and the chart do: {@code v} and the
+   * release of the project version ({@code v0.1.0} for 0.1.0-SNAPSHOT).
+   */
+  static String publicVersion() {
+    return "v" + VersionProvider.version().replaceFirst("-SNAPSHOT$", "");
   }
 
   private static long millisSince(long nanos) {

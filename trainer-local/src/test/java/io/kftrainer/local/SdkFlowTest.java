@@ -3,9 +3,12 @@ package io.kftrainer.local;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kftrainer.operator.command.RunCommand;
+import io.kftrainer.operator.command.VersionProvider;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -19,6 +22,25 @@ class SdkFlowTest {
 
   @TempDir
   Path dir;
+
+  @Test
+  void theVersionTheSdkReadsAtStartIsThereForEveryAuthenticatedUser() throws Exception {
+    try (LocalMode local = LocalMode.builder().port(0).kubeconfig(dir.resolve("kubeconfig"))
+        .pluginsDir(dir.resolve("no-plugins")).components(RunCommand.components()).start()) {
+      KubernetesClient client = local.client();
+
+      // TrainerClient() reads it and warns "Trainer control-plane version info is not available" without it
+      assertThat(client.configMaps().inNamespace("kubeflow-system").withName("kubeflow-trainer-public").get()
+          .getData()).containsExactly(Map.entry("kubeflow_trainer_version", "v" + VersionProvider.version()
+              .replaceFirst("-SNAPSHOT$", "")));
+      assertThat(client.rbac().roleBindings().inNamespace("kubeflow-system").withName("kubeflow-trainer-public")
+          .get().getSubjects()).singleElement().satisfies(s -> assertThat(s.getName())
+              .isEqualTo("system:authenticated"));
+      assertThat(client.rbac().roles().inNamespace("kubeflow-system").withName("kubeflow-trainer-public").get()
+          .getRules()).singleElement().satisfies(rule -> assertThat(rule.getResourceNames())
+              .containsExactly("kubeflow-trainer-public"));
+    }
+  }
 
   @Test
   void theSdksCallsCreateTrainSelectPodsReadLogsAndDelete() throws Exception {

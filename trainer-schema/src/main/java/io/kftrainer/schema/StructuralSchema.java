@@ -177,7 +177,7 @@ public final class StructuralSchema {
 
   private static boolean typeMatches(JsonNode schema, JsonNode value) {
     if (schema.path("x-kubernetes-int-or-string").asBoolean(false)) {
-      return value.isIntegralNumber() || value.isTextual();
+      return integral(value) || value.isTextual();
     }
     switch (schema.path("type").asText("")) {
       case "object":
@@ -187,7 +187,7 @@ public final class StructuralSchema {
       case "string":
         return value.isTextual();
       case "integer":
-        return value.isIntegralNumber() || (value.isNumber() && value.asDouble() == Math.rint(value.asDouble()));
+        return integral(value);
       case "number":
         return value.isNumber();
       case "boolean":
@@ -195,6 +195,23 @@ public final class StructuralSchema {
       default:
         return true;
     }
+  }
+
+  /**
+   * An integer as kube-apiserver's schema validation sees one: an integral JSON number, or a number with a fraction
+   * of zero within ±2^53 ({@code 1.0}: go-openapi's {@code IsFloat64AJSONInteger}), for {@code integer} and
+   * {@code x-kubernetes-int-or-string} alike. The Kubeflow SDK sends {@code resourcesPerNode} quantities so
+   * ({@code cpu: 1.0}).
+   */
+  private static boolean integral(JsonNode value) {
+    if (value.isIntegralNumber()) {
+      return true;
+    }
+    if (!value.isNumber()) {
+      return false;
+    }
+    double d = value.asDouble();
+    return d == Math.rint(d) && Math.abs(d) <= 9007199254740992.0;
   }
 
   private static String typeName(JsonNode value) {

@@ -28,6 +28,7 @@ class StructuralSchemaTest {
       + "  'numNodes':{'type':'integer','minimum':1,'maximum':100},"
       + "  'procs':{'x-kubernetes-int-or-string':true,"
       + "    'x-kubernetes-validations':[{'rule':\"self > 0 || self in [\\u0027auto\\u0027, \\u0027cpu\\u0027, \\u0027gpu\\u0027]\",'message':'bad procs'}]},"
+      + "  'quantity':{'x-kubernetes-int-or-string':true},"
       + "  'uri':{'type':'string','maxLength':10,'pattern':'^[a-z]+://'},"
       + "  'tags':{'type':'array','maxItems':2,'x-kubernetes-list-type':'set','items':{'type':'string'}},"
       + "  'env':{'type':'array','x-kubernetes-list-type':'map','x-kubernetes-list-map-keys':['name'],"
@@ -94,6 +95,14 @@ class StructuralSchemaTest {
             + "'no such overload': call arguments did not match a supported operator, function or macro signature "
             + "for rule: bad procs")),
         Arguments.of("int-or-string accepts a positive int", "{'runtimeRef':{'name':'x'},'procs':4}", null,
+            List.of()),
+        Arguments.of("int-or-string accepts an integral float (the Kubeflow SDK's cpu: 1.0), as kube-apiserver",
+            "{'runtimeRef':{'name':'x'},'quantity':1.0}", null, List.of()),
+        Arguments.of("int-or-string refuses a fraction", "{'runtimeRef':{'name':'x'},'quantity':1.5}", null,
+            List.of("spec.quantity: Invalid value: \"number\": spec.quantity in body must be of type integer,string: "
+                + "\"number\"", "<nil>: Invalid value: \"null\": some validation rules were not checked because the "
+                + "object was invalid; correct the existing errors to complete validation")),
+        Arguments.of("integer accepts an integral float", "{'runtimeRef':{'name':'x'},'numNodes':2.0}", null,
             List.of()),
         Arguments.of("a transition rule holds on an unchanged field", "{'runtimeRef':{'name':'x'}}",
             "{'runtimeRef':{'name':'x'}}", List.of()),
