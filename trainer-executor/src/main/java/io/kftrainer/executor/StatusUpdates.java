@@ -64,20 +64,17 @@ final class StatusUpdates {
         throw e;
       }
       T latest = client.resource(seen).get();
-      if (latest == null) {
-        return;
-      }
-      if (accumulated && !Objects.equals(status(latest), status(seen))) {
+      if (latest != null && accumulated && !Objects.equals(status(latest), status(seen))) {
         throw e;
       }
-      writeOn(latest, setStatus);
+      copy = latest;
     }
-  }
-
-  private <T extends HasMetadata> void writeOn(T latest, Consumer<T> setStatus) {
-    setStatus.accept(latest);
+    if (copy == null) {
+      return;
+    }
+    setStatus.accept(copy);
     try {
-      client.resource(latest).updateStatus();
+      client.resource(copy).updateStatus();
     } catch (KubernetesClientException e) {
       if (e.getCode() != HttpURLConnection.HTTP_NOT_FOUND) {
         throw e;

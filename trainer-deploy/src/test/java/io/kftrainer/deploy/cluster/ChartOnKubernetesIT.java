@@ -97,6 +97,17 @@ class ChartOnKubernetesIT {
       "trainer-plugins-coscheduling/src/main/resources/META-INF/trainer/crds/scheduling.x-k8s.io_podgroups.yaml",
       "trainer-plugins-volcano/src/main/resources/META-INF/trainer/crds/scheduling.volcano.sh_podgroups.yaml");
 
+  /** A TrainJob the validating webhook refuses: its runtime does not exist. */
+  private static final String NO_SUCH_RUNTIME = """
+      apiVersion: trainer.kubeflow.org/v1alpha1
+      kind: TrainJob
+      metadata:
+        name: no-such-runtime
+      spec:
+        runtimeRef:
+          name: no-such-runtime
+      """;
+
   private static Lab lab;
   private static KubernetesClient admin;
   private static BwrapContainer operator;
@@ -551,15 +562,7 @@ class ChartOnKubernetesIT {
   @Test
   @Order(4)
   void anInvalidTrainJobIsRefusedByTheWebhookThroughKubeApiServer() throws IOException {
-    Tools.Result refused = kubectl("apply", "-n", EXAMPLES, "-f", "-").withInput("""
-        apiVersion: trainer.kubeflow.org/v1alpha1
-        kind: TrainJob
-        metadata:
-          name: no-such-runtime
-        spec:
-          runtimeRef:
-            name: no-such-runtime
-        """);
+    Tools.Result refused = kubectl("apply", "-n", EXAMPLES, "-f", "-").withInput(NO_SUCH_RUNTIME);
     assertThat(refused.exitCode()).isNotZero();
     // the webhook's field error, as kube-apiserver passes on an admission webhook's Invalid Status
     assertThat(refused.err()).isEqualTo("The TrainJob \"no-such-runtime\" is invalid: spec.runtimeRef: Not found: "
@@ -1081,15 +1084,7 @@ class ChartOnKubernetesIT {
                   runtimeRef:
                     name: torch-distributed
                 """).exitCode() == 0);
-    Tools.Result refused = kubectl("create", "--dry-run=server", "-n", EXAMPLES, "-f", "-").withInput("""
-        apiVersion: trainer.kubeflow.org/v1alpha1
-        kind: TrainJob
-        metadata:
-          name: no-such-runtime
-        spec:
-          runtimeRef:
-            name: no-such-runtime
-        """);
+    Tools.Result refused = kubectl("create", "--dry-run=server", "-n", EXAMPLES, "-f", "-").withInput(NO_SUCH_RUNTIME);
     assertThat(refused.err()).as("the webhook answers").contains("spec.runtimeRef: Not found: \"no-such-runtime\"");
     assertThat(validating.get().getWebhooks()).allSatisfy(w -> assertThat(w.getClientConfig().getCaBundle())
         .as("the CA bundle cainjector put, left as it is by the manager").isEqualTo(caBundle));

@@ -31,8 +31,6 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import java.util.Set;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
@@ -63,10 +61,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class TrainerOperator {
 
-  /** The runtime controllers' names, as {@link LegacyFinalizerReconciler#configure} gives them. */
-  private static final Set<String> RUNTIME_CONTROLLERS = Set.of(
-      TrainerConstants.TRAINING_RUNTIME_KIND.toLowerCase(Locale.ROOT),
-      TrainerConstants.CLUSTER_TRAINING_RUNTIME_KIND.toLowerCase(Locale.ROOT));
   private static final Logger LOG = LoggerFactory.getLogger(TrainerOperator.class);
 
   /** Why the operator stopped. */
@@ -272,7 +266,8 @@ public final class TrainerOperator {
 
   /** The TrainJob and OptimizationJob controllers share JOSDK's threads; runtime controllers limit themselves. */
   private int maxConcurrentReconciles(String controller) {
-    return RUNTIME_CONTROLLERS.contains(controller) ? LegacyFinalizerReconciler.MAX_CONCURRENT_RECONCILES
+    return LegacyFinalizerReconciler.isRuntimeController(controller)
+        ? LegacyFinalizerReconciler.MAX_CONCURRENT_RECONCILES
         : config.trainJobConcurrency();
   }
 

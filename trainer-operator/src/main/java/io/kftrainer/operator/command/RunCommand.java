@@ -1,5 +1,6 @@
 package io.kftrainer.operator.command;
 
+import ch.qos.logback.classic.spi.ThrowableProxy;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kftrainer.operator.app.KubernetesClients;
 import io.kftrainer.operator.app.OperatorComponent;
@@ -252,7 +253,8 @@ public final class RunCommand implements Callable<Integer> {
         operator.start();
         termination = operator.awaitTermination();
       } catch (RuntimeException e) {
-        LOG.error("The operator could not start: {}", causes(e), e);
+        // JOSDK wraps the reason (a Lease the RBAC does not cover) in "Error starting operator": the line names it
+        LOG.error("The operator could not start: {}", StacktraceLevel.summary(new ThrowableProxy(e)), e);
         return 1;
       } finally {
         // from here on the JVM exits with the code returned: the hook, which would make it 0, is for SIGTERM only
@@ -283,21 +285,6 @@ public final class RunCommand implements Callable<Integer> {
         },
         MetricsServer.factory(() -> webhook.get().server().certificates().keyManager().serverContext()),
         StatusServerComponent.factory());
-  }
-
-  /**
-   * {@code e}'s message and each cause's that says more, in one line: JOSDK wraps the reason (a Lease the RBAC does
-   * not cover) in "Error starting operator", and a cluster operator reads the first line of the log.
-   */
-  static String causes(Throwable e) {
-    StringBuilder text = new StringBuilder(String.valueOf(e.getMessage()));
-    Throwable cause = e.getCause();
-    for (int depth = 0; cause != null && depth < 8; depth++, cause = cause.getCause()) {
-      if (cause.getMessage() != null && !text.toString().contains(cause.getMessage())) {
-        text.append(": ").append(cause.getMessage());
-      }
-    }
-    return text.toString();
   }
 
   /** The pod name (HOSTNAME in a pod) plus a random part, as client-go's leader-election identities. */

@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * The checks of a defaulted {@link Configuration}, each reported as a field error with its path, all of them at
@@ -29,11 +30,12 @@ public final class ConfigurationValidation {
   private static final int MAX_ENDPOINT_NAME = 63;
   private static final int MAX_NAME = 253;
   private static final Pattern ENDPOINT_NAME = Pattern.compile("/?[A-Za-z0-9._~-]+");
-  /** Group kinds of the controllers this operator runs; other keys of groupKindConcurrency have no effect. */
+  /** Group kinds of the runtime controllers, which reconcile one at a time. */
   private static final Set<String> RUNTIME_GROUP_KINDS = Set.of("TrainingRuntime.trainer.kubeflow.org",
       "ClusterTrainingRuntime.trainer.kubeflow.org");
-  static final Set<String> CONTROLLER_GROUP_KINDS = Set.of(Configuration.TRAINJOB_GROUP_KIND,
-      "TrainingRuntime.trainer.kubeflow.org", "ClusterTrainingRuntime.trainer.kubeflow.org");
+  /** Group kinds of the controllers this operator runs; other keys of groupKindConcurrency have no effect. */
+  static final Set<String> CONTROLLER_GROUP_KINDS = Stream.concat(Stream.of(Configuration.TRAINJOB_GROUP_KIND),
+      RUNTIME_GROUP_KINDS.stream()).collect(Collectors.toUnmodifiableSet());
 
   private ConfigurationValidation() {
   }
@@ -72,12 +74,11 @@ public final class ConfigurationValidation {
    */
   public static List<String> warnings(Configuration config) {
     List<String> warnings = new ArrayList<>();
-    new TreeMap<>(config.controller().groupKindConcurrency()).keySet().stream()
-        .filter(groupKind -> !CONTROLLER_GROUP_KINDS.contains(groupKind))
-        .forEach(groupKind -> warnings.add("controller.groupKindConcurrency[" + groupKind + "]: no controller of "
-            + "this operator reconciles " + groupKind + "; ignored"));
     new TreeMap<>(config.controller().groupKindConcurrency()).forEach((groupKind, concurrency) -> {
-      if (RUNTIME_GROUP_KINDS.contains(groupKind) && concurrency != null && concurrency != 1) {
+      if (!CONTROLLER_GROUP_KINDS.contains(groupKind)) {
+        warnings.add("controller.groupKindConcurrency[" + groupKind + "]: no controller of this operator "
+            + "reconciles " + groupKind + "; ignored");
+      } else if (RUNTIME_GROUP_KINDS.contains(groupKind) && concurrency != null && concurrency != 1) {
         warnings.add("controller.groupKindConcurrency[" + groupKind + "]: " + concurrency + ": runtimes are "
             + "reconciled one at a time (a reconcile only removes an older version's finalizer); 1 is used");
       }

@@ -9,6 +9,7 @@ import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.kftrainer.api.v1alpha1.ClusterTrainingRuntime;
+import io.kftrainer.api.v1alpha1.TrainerConstants;
 import io.kftrainer.api.v1alpha1.TrainingRuntime;
 import java.util.List;
 import java.util.Locale;
@@ -79,13 +80,24 @@ public abstract class LegacyFinalizerReconciler<R extends HasMetadata> implement
    * no other runtime.
    */
   public static <R extends HasMetadata> void configure(ControllerConfigurationOverrider<R> controller, String kind) {
-    controller.withName(kind.toLowerCase(Locale.ROOT))
+    controller.withName(controllerName(kind))
         .withGenerationAware(false)
         .withTriggerReconcilerOnAllEvents(true)
         .withOnAddFilter(LegacyFinalizerReconciler::isMarked)
         .withOnUpdateFilter((updated, previous) -> isMarked(updated))
         .withGenericFilter(LegacyFinalizerReconciler::isMarked)
         .withItemStore(CompactObjects.itemStore());
+  }
+
+  /** Whether {@code controller} names one of the runtime controllers ({@link #configure} names them). */
+  public static boolean isRuntimeController(String controller) {
+    return controllerName(TrainerConstants.TRAINING_RUNTIME_KIND).equals(controller)
+        || controllerName(TrainerConstants.CLUSTER_TRAINING_RUNTIME_KIND).equals(controller);
+  }
+
+  /** {@code trainingruntime}, as controller-runtime names upstream's. */
+  private static String controllerName(String kind) {
+    return kind.toLowerCase(Locale.ROOT);
   }
 
   static boolean isMarked(HasMetadata runtime) {
