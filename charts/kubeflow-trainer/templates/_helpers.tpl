@@ -179,11 +179,11 @@ JAVA_TOOL_OPTIONS in manager.env would replace the image's (its class-data archi
 - apiGroups: ["coordination.k8s.io"]
   resources: ["leases"]
   verbs: ["create"]
-# fabric8's LeaseLock renews the Lease with a merge patch
+# fabric8's LeaseLock renews the Lease with a merge patch; a standby watches it to take it once released
 - apiGroups: ["coordination.k8s.io"]
   resources: ["leases"]
   resourceNames: [{{ .Values.manager.config.leaderElection.resourceName | quote }}]
-  verbs: ["get", "update", "patch"]
+  verbs: ["get", "list", "watch", "update", "patch"]
 {{- end }}
 
 {{/* "true" when a default runtime is switched on, else empty. */}}

@@ -49,8 +49,21 @@ final class RbacAuthorizer {
       if (rp == null) {
         return new Request(method.toLowerCase(java.util.Locale.ROOT), null, null, null, null, null, path);
       }
-      return new Request(verb(method, rp), rp.group(), rp.plural(), rp.subresource(), rp.namespace(), rp.name(),
-          null);
+      return new Request(verb(method, rp), rp.group(), rp.plural(), rp.subresource(), rp.namespace(),
+          rp.name() != null ? rp.name() : selectedName(method, rp), null);
+    }
+
+    /**
+     * A list or watch of one object ({@code fieldSelector=metadata.name=NAME}) is a request for that name, as
+     * kube-apiserver's RequestInfoFactory reads it: a Role's {@code resourceNames} cover it.
+     */
+    private static String selectedName(String method, ResourcePath rp) {
+      String selector = rp.query().get("fieldSelector");
+      if (!(method.equals("GET") || method.equals("HEAD")) || selector == null
+          || !selector.startsWith("metadata.name=") || selector.contains(",")) {
+        return null;
+      }
+      return selector.substring("metadata.name=".length());
     }
 
     private static String verb(String method, ResourcePath rp) {

@@ -120,6 +120,27 @@ class AccessControlTest {
     assertThat(pod.get("/api/v1/namespaces/team/secrets").code()).isEqualTo(403);
   }
 
+  /** As kube-apiserver: a list or watch by {@code fieldSelector=metadata.name} is a request for that one name. */
+  @Test
+  void resourceNamesCoverAListOrWatchOfThatOneObjectBySelector() {
+    admin.rbac().roles().inNamespace("team").resource(new RoleBuilder().withNewMetadata().withName("one-cm")
+        .endMetadata().addNewRule().withApiGroups("").withResources("configmaps").withResourceNames("lease-like")
+        .withVerbs("get", "list", "watch").endRule().build()).create();
+    admin.rbac().roleBindings().inNamespace("team").resource(new RoleBindingBuilder().withNewMetadata()
+        .withName("one-cm").endMetadata().withNewRoleRef("rbac.authorization.k8s.io", "Role", "one-cm")
+        .addNewSubject().withKind("ServiceAccount").withName("default").withNamespace("team").endSubject().build())
+        .create();
+    Http pod = new Http(server, serviceAccountToken("default"));
+
+    assertThat(pod.get("/api/v1/namespaces/team/configmaps?fieldSelector=metadata.name%3Dlease-like").code())
+        .isEqualTo(200);
+    assertThat(pod.get("/api/v1/namespaces/team/configmaps?fieldSelector=metadata.name%3Dlease-like&watch=true"
+        + "&timeoutSeconds=1").code()).isEqualTo(200);
+    assertThat(pod.get("/api/v1/namespaces/team/configmaps?fieldSelector=metadata.name%3Dother").code())
+        .isEqualTo(403);
+    assertThat(pod.get("/api/v1/namespaces/team/configmaps").code()).as("every name").isEqualTo(403);
+  }
+
   @Test
   void aClusterRoleBindingToAGroupGrantsClusterWide() {
     admin.rbac().clusterRoleBindings().resource(new ClusterRoleBindingBuilder().withNewMetadata()

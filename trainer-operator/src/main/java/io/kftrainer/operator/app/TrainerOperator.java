@@ -5,10 +5,12 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.kftrainer.api.v1alpha1.OptimizationJob;
 import io.javaoperatorsdk.operator.Operator;
+import io.javaoperatorsdk.operator.RegisteredController;
 import io.javaoperatorsdk.operator.api.config.ConfigurationServiceOverrider;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
+import io.javaoperatorsdk.operator.processing.Controller;
 import io.javaoperatorsdk.operator.processing.retry.GenericRetry;
 import io.kftrainer.api.v1alpha1.TrainerConstants;
 import io.kftrainer.framework.runner.PhaseRunner;
@@ -85,6 +87,7 @@ public final class TrainerOperator {
   private final AtomicBoolean stopping = new AtomicBoolean();
   private final CountDownLatch terminated = new CountDownLatch(1);
   private volatile Termination termination;
+  private volatile LeaseTakeover takeover;
   private Operator operator;
 
   private TrainerOperator(Builder builder) {
@@ -149,6 +152,14 @@ public final class TrainerOperator {
         config.trainJobConcurrency(), config.leaderElection().enabled() ? "on" : "off");
     try {
       operator.start();
+      if (config.leaderElection().enabled()) {
+        takeover = new LeaseTakeover(client, config.leaseNamespace(), config.leaderElection().leaseName(), identity,
+            config.timings().leaseDuration(), clock, () -> !leader.get() && !stopping.get(), this::tookReleasedLease);
+        takeover.start();
+        if (leader.get()) {
+          takeover.close(); // the elector's first poll took the Lease
+        }
+      }
     } catch (RuntimeException e) {
       components.exceptionally(ignored -> null).join();
       stop();
@@ -292,10 +303,7 @@ public final class TrainerOperator {
   private LeaderElectionConfiguration leaderElection() {
     OperatorConfig.Timings timings = config.timings();
     LeaderCallbacks callbacks = new LeaderCallbacks(
-        () -> {
-          LOG.info("{} became the leader", identity);
-          leader.set(true);
-        },
+        this::becameLeader,
         () -> {
           leader.set(false);
           if (!stopping.get()) {
@@ -307,6 +315,31 @@ public final class TrainerOperator {
     // exitOnStopLeading false: JOSDK would call System.exit; the callback above stops this operator instead
     return new LeaderElectionConfiguration(config.leaderElection().leaseName(), config.leaseNamespace(),
         timings.leaseDuration(), timings.renewDeadline(), timings.retryPeriod(), identity, callbacks, false);
+  }
+
+  private void becameLeader() {
+    if (leader.compareAndSet(false, true)) {
+      LOG.info("{} became the leader", identity);
+    }
+    LeaseTakeover watching = takeover;
+    if (watching != null) {
+      watching.close();
+    }
+  }
+
+  /**
+   * The Lease taken at once on its release ({@link LeaseTakeover}): the controllers start processing now rather than
+   * at the elector's next poll. Under the monitor of {@link #shutDown}: a process stopping meanwhile gives it back.
+   */
+  private synchronized void tookReleasedLease() {
+    if (stopping.get()) {
+      LeaseRelease.release(client, config.leaseNamespace(), config.leaderElection().leaseName(), identity, clock);
+      return;
+    }
+    becameLeader();
+    for (RegisteredController<?> controller : operator.getRegisteredControllers()) {
+      ((Controller<?>) controller).startEventProcessing();
+    }
   }
 
   private GenericRetry retry() {
@@ -350,6 +383,9 @@ public final class TrainerOperator {
 
   private synchronized void shutDown(Termination reason) {
     boolean wasLeader = leader.get();
+    if (takeover != null) {
+      takeover.close();
+    }
     try {
       if (operator != null) {
         operator.stop();
