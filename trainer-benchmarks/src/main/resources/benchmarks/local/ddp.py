@@ -2,13 +2,29 @@
 # reports (the bare run it is compared with has no status server). Reads torchrun's PET_* contract and starts its
 # local ranks itself (Debian's torch 1.13 torchrun fails under Python 3.11).
 import os
+import socket
+import time
 import torch
 import torch.distributed as dist
 import torch.multiprocessing as mp
 
 
+def await_store(addr, port):
+    # torch 1.13 retries a refused store connection after a whole second: whichever rank started first, bare or in
+    # local, some runs lost up to 1 s and some none, and medians of a few runs differed by that second. Waiting for
+    # rank 0's store to listen (10 ms polls) keeps what is compared: the processes' start, training and exit.
+    while True:
+        try:
+            socket.create_connection((addr, int(port)), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.01)
+
+
 def train(local_rank, node_rank, nproc, nnodes, addr, port):
     rank, world = node_rank * nproc + local_rank, nnodes * nproc
+    if rank != 0:
+        await_store(addr, port)
     dist.init_process_group("gloo", init_method=f"tcp://{addr}:{port}", rank=rank, world_size=world)
     torch.manual_seed(0)
     model = torch.nn.parallel.DistributedDataParallel(torch.nn.Linear(10, 1))
