@@ -163,7 +163,7 @@ def test_without_the_grant_of_cluster_runtimes_list_runtimes_is_refused_as_upstr
     grant = rbac.read_cluster_role_binding("kubeflow-trainer-view-cluster-runtimes")
     rbac.delete_cluster_role_binding(grant.metadata.name)
     try:
-        # kubeflow 0.5.0 on Python 3.11 says "Failed to list RuntimeKind.CLUSTER_TRAINING_RUNTIMEs"
+        # kubeflow 0.5.0 says "Failed to list RuntimeKind.CLUSTER_TRAINING_RUNTIMEs" (the enum, not its value)
         with pytest.raises(RuntimeError, match="Failed to list .*CLUSTER_TRAINING_RUNTIME|ClusterTrainingRuntime") \
                 as error:
             editor.list_runtimes()
