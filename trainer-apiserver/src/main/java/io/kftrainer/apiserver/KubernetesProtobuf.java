@@ -13,11 +13,12 @@ import java.util.Base64;
 import java.util.List;
 
 /**
- * Decodes the {@code application/vnd.kubernetes.protobuf} request bodies that {@code kubectl create namespace|configmap|
- * secret|serviceaccount|token} and {@code kubectl auth can-i|whoami} send (kubectl's typed clients write protobuf and do not fall back to JSON), and the
+ * Decodes the {@code application/vnd.kubernetes.protobuf} request bodies that {@code kubectl create
+ * namespace|configmap|secret|serviceaccount|token|role|clusterrole|rolebinding|clusterrolebinding} and
+ * {@code kubectl auth can-i|whoami} send (kubectl's typed clients write protobuf and do not fall back to JSON), and the
  * DeleteOptions of typed clients' deletes (helm's, of its release Secrets), into JSON. Only these kinds are understood
- * (their proto field numbers are those of k8s.io/api core/v1 and authentication/v1 and k8s.io/apimachinery meta/v1);
- * any other kind is refused with 415 by the caller.
+ * (their proto field numbers are those of k8s.io/api core/v1, rbac/v1 and authentication/v1 and k8s.io/apimachinery
+ * meta/v1); any other kind is refused with 415 by the caller.
  *
  * <p>The wire format is protobuf-java's ({@link CodedInputStream}); the field numbers are written out here because
  * Kubernetes publishes its {@code .proto} files with the Go code only (gogo-protobuf), not as Java messages.
@@ -29,6 +30,13 @@ final class KubernetesProtobuf {
   static final String DELETE_OPTIONS = "DeleteOptions";
   /** The body of {@code kubectl create token}: POSTed to {@code serviceaccounts/<name>/token}. */
   static final String TOKEN_REQUEST = "TokenRequest";
+  /**
+   * The RBAC kinds {@code kubectl create role|clusterrole|rolebinding|clusterrolebinding} writes: how a namespace's
+   * user is given its rights (docs/kubeflow-sdk.md). A ClusterRole's {@code aggregationRule} is not read (the
+   * server does not aggregate).
+   */
+  static final List<String> RBAC_KINDS = List.of("Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding");
+  private static final String RBAC_V1 = "rbac.authorization.k8s.io/v1";
   /**
    * The bodies of {@code kubectl auth can-i} (SelfSubjectAccessReview, with {@code --list} SelfSubjectRulesReview)
    * and {@code kubectl auth whoami} (SelfSubjectReview).
@@ -110,10 +118,27 @@ final class KubernetesProtobuf {
       });
       return object;
     }
+    if (RBAC_KINDS.contains(kind) && apiVersion.equals(RBAC_V1) && raw != null) {
+      boolean binding = kind.endsWith("Binding");
+      read(raw.newCodedInput(), (field, in) -> {
+        switch (field) {
+          case 1 -> readMessage(in, objectMeta(objectOf(object, "metadata")));
+          case 2 -> readMessage(in, binding ? subject(arrayOf(object, "subjects").addObject())
+              : policyRule(arrayOf(object, "rules").addObject()));
+          case 3 -> {
+            if (binding) {
+              readMessage(in, roleRef(objectOf(object, "roleRef")));
+            }
+          }
+          default -> { }
+        }
+      });
+      return object;
+    }
     if (!KINDS.contains(kind) || !apiVersion.equals("v1") || raw == null) {
-      throw new UnsupportedException("protobuf bodies are understood only for v1 " + KINDS + ", not "
-          + (apiVersion.isEmpty() ? "" : apiVersion + " ") + kind + " (and DeleteOptions, TokenRequest, "
-          + "the self reviews of kubectl auth)");
+      throw new UnsupportedException("protobuf bodies are understood only for v1 " + KINDS + " and " + RBAC_V1 + " "
+          + RBAC_KINDS + ", not " + (apiVersion.isEmpty() ? "" : apiVersion + " ") + kind
+          + " (and DeleteOptions, TokenRequest, the self reviews of kubectl auth)");
     }
     Fields own = switch (kind) {
       case "ConfigMap" -> configMap(object);
@@ -271,6 +296,48 @@ final class KubernetesProtobuf {
           });
         }
         case 4 -> object.put("automountServiceAccountToken", in.readBool());
+        default -> { }
+      }
+    };
+  }
+
+  /** rbac/v1 PolicyRule: verbs = 1, apiGroups = 2, resources = 3, resourceNames = 4, nonResourceURLs = 5. */
+  private static Fields policyRule(ObjectNode rule) {
+    return (field, in) -> {
+      String name = switch (field) {
+        case 1 -> "verbs";
+        case 2 -> "apiGroups";
+        case 3 -> "resources";
+        case 4 -> "resourceNames";
+        case 5 -> "nonResourceURLs";
+        default -> null;
+      };
+      if (name != null) {
+        arrayOf(rule, name).add(in.readString()); // "" is a value here: the core API group
+      }
+    };
+  }
+
+  /** rbac/v1 Subject: kind = 1, apiGroup = 2, name = 3, namespace = 4. */
+  private static Fields subject(ObjectNode subject) {
+    return (field, in) -> {
+      switch (field) {
+        case 1 -> text(subject, "kind", in.readString());
+        case 2 -> text(subject, "apiGroup", in.readString());
+        case 3 -> text(subject, "name", in.readString());
+        case 4 -> text(subject, "namespace", in.readString());
+        default -> { }
+      }
+    };
+  }
+
+  /** rbac/v1 RoleRef: apiGroup = 1, kind = 2, name = 3. */
+  private static Fields roleRef(ObjectNode ref) {
+    return (field, in) -> {
+      switch (field) {
+        case 1 -> text(ref, "apiGroup", in.readString());
+        case 2 -> text(ref, "kind", in.readString());
+        case 3 -> text(ref, "name", in.readString());
         default -> { }
       }
     };

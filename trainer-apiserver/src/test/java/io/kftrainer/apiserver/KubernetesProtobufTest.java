@@ -120,6 +120,75 @@ class KubernetesProtobufTest {
             + "\"name\":\"worker-0\"},\"expirationSeconds\":300}}");
   }
 
+  /**
+   * {@code kubectl create rolebinding alice -n team-a --clusterrole=kubeflow-trainer-edit
+   * --serviceaccount=team-a:alice}, and {@code kubectl create role reader --verb=get,list
+   * --resource=pods,trainjobs.trainer.kubeflow.org}: how a namespace's user gets its rights (docs/kubeflow-sdk.md).
+   * gogo-protobuf writes the empty strings too.
+   */
+  @Test
+  void decodesTheRbacObjectsOfKubectlCreate() throws Exception {
+    byte[] binding = message(out -> {
+      out.writeByteArray(1, message(meta -> {
+        meta.writeString(1, "alice");
+        meta.writeString(3, "team-a");
+      }));
+      out.writeByteArray(2, message(subject -> {
+        subject.writeString(1, "ServiceAccount");
+        subject.writeString(2, "");
+        subject.writeString(3, "alice");
+        subject.writeString(4, "team-a");
+      }));
+      out.writeByteArray(2, message(subject -> {
+        subject.writeString(1, "Group");
+        subject.writeString(2, "rbac.authorization.k8s.io");
+        subject.writeString(3, "ml-team");
+        subject.writeString(4, "");
+      }));
+      out.writeByteArray(3, message(ref -> {
+        ref.writeString(1, "rbac.authorization.k8s.io");
+        ref.writeString(2, "ClusterRole");
+        ref.writeString(3, "kubeflow-trainer-edit");
+      }));
+    });
+    byte[] role = message(out -> {
+      out.writeByteArray(1, message(meta -> meta.writeString(1, "reader")));
+      out.writeByteArray(2, message(rule -> {
+        rule.writeString(1, "get");
+        rule.writeString(1, "list");
+        rule.writeString(2, "");
+        rule.writeString(3, "pods");
+      }));
+      out.writeByteArray(2, message(rule -> {
+        rule.writeString(1, "get");
+        rule.writeString(2, "trainer.kubeflow.org");
+        rule.writeString(3, "trainjobs");
+        rule.writeString(4, "mnist");
+      }));
+      out.writeByteArray(3, message(aggregation -> aggregation.writeString(1, "ignored")));
+    });
+
+    String expectedBinding = "\"metadata\":{\"name\":\"alice\",\"namespace\":\"team-a\"},"
+        + "\"subjects\":[{\"kind\":\"ServiceAccount\",\"name\":\"alice\",\"namespace\":\"team-a\"},"
+        + "{\"kind\":\"Group\",\"apiGroup\":\"rbac.authorization.k8s.io\",\"name\":\"ml-team\"}],"
+        + "\"roleRef\":{\"apiGroup\":\"rbac.authorization.k8s.io\",\"kind\":\"ClusterRole\","
+        + "\"name\":\"kubeflow-trainer-edit\"}}";
+    assertThat(KubernetesProtobuf.decode(envelope("rbac.authorization.k8s.io/v1", "RoleBinding", binding))
+        .toString()).isEqualTo("{\"apiVersion\":\"rbac.authorization.k8s.io/v1\",\"kind\":\"RoleBinding\","
+            + expectedBinding);
+    assertThat(KubernetesProtobuf.decode(envelope("rbac.authorization.k8s.io/v1", "ClusterRoleBinding", binding))
+        .toString()).isEqualTo("{\"apiVersion\":\"rbac.authorization.k8s.io/v1\",\"kind\":\"ClusterRoleBinding\","
+            + expectedBinding);
+    String expectedRules = "\"metadata\":{\"name\":\"reader\"},\"rules\":[{\"verbs\":[\"get\",\"list\"],"
+        + "\"apiGroups\":[\"\"],\"resources\":[\"pods\"]},{\"verbs\":[\"get\"],\"apiGroups\":"
+        + "[\"trainer.kubeflow.org\"],\"resources\":[\"trainjobs\"],\"resourceNames\":[\"mnist\"]}]}";
+    assertThat(KubernetesProtobuf.decode(envelope("rbac.authorization.k8s.io/v1", "Role", role)).toString())
+        .isEqualTo("{\"apiVersion\":\"rbac.authorization.k8s.io/v1\",\"kind\":\"Role\"," + expectedRules);
+    assertThat(KubernetesProtobuf.decode(envelope("rbac.authorization.k8s.io/v1", "ClusterRole", role)).toString())
+        .isEqualTo("{\"apiVersion\":\"rbac.authorization.k8s.io/v1\",\"kind\":\"ClusterRole\","
+            + expectedRules);
+  }
+
   @Test
   void anEmbeddedMessageLongerThanItsParentIsTruncated() throws Exception {
     byte[] secret = message(out -> {

@@ -50,6 +50,8 @@ final class ClusterBootstrap {
   static final String WEBHOOK_DIRECTORY = "META-INF/trainer/webhooks";
   /** {@code manifests/base/public-role.yaml}, copied by the build. */
   static final String PUBLIC_ROLE = "META-INF/trainer/public/public-role.yaml";
+  /** {@code manifests/user-roles/kubeflow-trainer-roles.yaml}, copied by the build. */
+  static final String USER_ROLES = "META-INF/trainer/user-roles/kubeflow-trainer-roles.yaml";
   /** The ConfigMap holding the operator's version, which the Kubeflow SDK reads (manifests/base). */
   static final String PUBLIC_CONFIG_MAP = "kubeflow-trainer-public";
 
@@ -164,6 +166,22 @@ final class ClusterBootstrap {
       object(tree, "metadata").put("namespace", operatorNamespace);
       apply(convert(tree, GenericKubernetesResource.class));
     }
+  }
+
+  /**
+   * Installs upstream's user ClusterRoles of {@code manifests/user-roles} ({@code kubeflow-trainer-edit},
+   * {@code kubeflow-trainer-view}) and the ClusterRoleBinding that lets every authenticated user read
+   * ClusterTrainingRuntimes: a RoleBinding of {@code kubeflow-trainer-edit} then gives a namespace's user what the
+   * Kubeflow SDK's TrainerClient needs there. Returns the objects' names.
+   */
+  List<String> installUserRoles() {
+    List<String> names = new ArrayList<>();
+    for (JsonNode manifest : read(USER_ROLES)) {
+      GenericKubernetesResource object = convert(manifest, GenericKubernetesResource.class);
+      apply(object);
+      names.add(object.getKind() + "/" + object.getMetadata().getName());
+    }
+    return names;
   }
 
   /**

@@ -14,7 +14,8 @@ import org.slf4j.LoggerFactory;
 /**
  * An {@link EmbeddedApiServer} made into a cluster with the trainer installed, what {@code local} and
  * {@code apiserver} share: the CRDs, the namespaces {@code default} and the operator's, the operator's version for
- * the Kubeflow SDK (the ConfigMap {@code kubeflow-trainer-public} and the Role that lets every user read it), the webhook configurations
+ * the Kubeflow SDK (the ConfigMap {@code kubeflow-trainer-public} and the Role that lets every user read it),
+ * upstream's user ClusterRoles ({@code manifests/user-roles}), the webhook configurations
  * with their Service routed to the operator's webhook server ({@link ServiceRoutes}), the
  * {@link WebhookDispatcher} as the server's admission chain, then the shipped runtimes (which go through the
  * webhooks' rules; the runtime webhooks are not callable before the operator publishes its CA, and their
@@ -46,6 +47,7 @@ public record EmbeddedCluster(List<String> crds, List<String> webhookConfigurati
     LOG.info("Installed {} CRDs ({} ms)", crds.size(), millisSince(started));
     bootstrap.createNamespaces("default", operatorNamespace);
     bootstrap.installPublicVersion(operatorNamespace, publicVersion());
+    bootstrap.installUserRoles();
     List<String> webhookConfigurations = bootstrap.installWebhookConfigurations(operatorNamespace, serviceName);
     LOG.info("Installed the namespaces and webhook configurations ({} ms)", millisSince(started));
     ServiceRoutes routes = new ServiceRoutes().route(operatorNamespace, serviceName, SERVICE_PORT, webhookServer);

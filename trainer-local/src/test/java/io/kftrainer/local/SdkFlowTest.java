@@ -1,9 +1,19 @@
 package io.kftrainer.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
+import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
+import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
+import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.kftrainer.api.v1alpha1.ClusterTrainingRuntime;
+import io.kftrainer.api.v1alpha1.TrainJob;
 import io.kftrainer.operator.command.RunCommand;
 import io.kftrainer.operator.command.VersionProvider;
 import java.nio.charset.StandardCharsets;
@@ -39,6 +49,48 @@ class SdkFlowTest {
       assertThat(client.rbac().roles().inNamespace("kubeflow-system").withName("kubeflow-trainer-public").get()
           .getRules()).singleElement().satisfies(rule -> assertThat(rule.getResourceNames())
               .containsExactly("kubeflow-trainer-public"));
+    }
+  }
+
+  /**
+   * A namespace's user as docs/kubeflow-sdk.md makes one: a ServiceAccount, a RoleBinding to upstream's
+   * {@code kubeflow-trainer-edit} (installed at start) and a token from TokenRequest. It reads the runtimes (every
+   * authenticated user may, as upstream grants since kubeflow/trainer#3022) and works on TrainJobs, pods' logs and
+   * Events in its namespace, and nowhere else.
+   */
+  @Test
+  void aNamespacesUserBoundToKubeflowTrainerEditGetsWhatTheSdkNeedsThereOnly() throws Exception {
+    try (LocalMode local = LocalMode.builder().port(0).kubeconfig(dir.resolve("kubeconfig"))
+        .pluginsDir(dir.resolve("no-plugins")).components(RunCommand.components()).start()) {
+      KubernetesClient admin = local.client();
+      admin.resource(new NamespaceBuilder().withNewMetadata().withName("team-a").endMetadata().build()).create();
+      admin.resource(new ServiceAccountBuilder().withNewMetadata().withName("alice").withNamespace("team-a")
+          .endMetadata().build()).create();
+      admin.resource(new RoleBindingBuilder().withNewMetadata().withName("alice").withNamespace("team-a")
+          .endMetadata().withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", "kubeflow-trainer-edit")
+          .addNewSubject().withKind("ServiceAccount").withName("alice").withNamespace("team-a").endSubject()
+          .build()).create();
+      String token = admin.serviceAccounts().inNamespace("team-a").withName("alice")
+          .tokenRequest(new TokenRequestBuilder().withNewSpec().withExpirationSeconds(3600L).endSpec().build())
+          .getStatus().getToken();
+
+      try (KubernetesClient alice = new KubernetesClientBuilder().withConfig(new ConfigBuilder(admin.getConfiguration())
+          .withOauthToken(token).withNamespace("team-a").withRequestRetryBackoffLimit(0).build()).build()) {
+        assertThat(alice.resources(ClusterTrainingRuntime.class).list().getItems()).extracting(r -> r.getMetadata()
+            .getName()).contains("torch-distributed");
+        assertThat(alice.resources(TrainJob.class).inNamespace("team-a").list().getItems()).isEmpty();
+        assertThat(alice.pods().inNamespace("team-a").list().getItems()).isEmpty();
+        assertThat(alice.v1().events().inNamespace("team-a").list().getItems()).isNotNull();
+
+        assertThatThrownBy(() -> alice.resources(TrainJob.class).inNamespace("default").list())
+            .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(403))
+            .hasMessageContaining("User \"system:serviceaccount:team-a:alice\" cannot list resource \"trainjobs\" in "
+                + "API group \"trainer.kubeflow.org\" in the namespace \"default\"");
+        assertThatThrownBy(() -> alice.secrets().inNamespace("team-a").list())
+            .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(403));
+        assertThatThrownBy(() -> alice.resources(ClusterTrainingRuntime.class).withName("torch-distributed").delete())
+            .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(403));
+      }
     }
   }
 
