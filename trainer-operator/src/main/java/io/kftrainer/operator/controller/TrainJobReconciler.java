@@ -47,6 +47,8 @@ import org.slf4j.LoggerFactory;
  *   <li>report its status: compute it (the plugins' post-execution phase, which also decides the deadline), write
  *       it if it changed, record an Event per condition transition, delete the JobSet of a TrainJob past its
  *       deadline;</li>
+ *   <li>report the JobSet's restarts not reported yet: an Event each, and the annotation
+ *       {@value JobSetRestarts#ANNOTATION} ({@link JobSetRestarts});</li>
  *   <li>delete a finished TrainJob whose {@code ttlSecondsAfterFinished} has passed
  *       ({@link FinishedTrainJobCleanup});</li>
  *   <li>requeue for the deadline or the TTL, whichever comes first.</li>
@@ -101,6 +103,7 @@ public final class TrainJobReconciler implements Reconciler<TrainJob> {
   private final Clock clock;
   private final ObjectsCreated objectsCreated;
   private final FinishedTrainJobCleanup cleanup;
+  private final JobSetRestarts restarts;
   private final ReconcileFailureLog failures = new ReconcileFailureLog();
 
   public TrainJobReconciler(PhaseRunner runner, TrainJobEventSources eventSources, CacheObjectLookup cache,
@@ -112,6 +115,13 @@ public final class TrainJobReconciler implements Reconciler<TrainJob> {
   public TrainJobReconciler(PhaseRunner runner, TrainJobEventSources eventSources, CacheObjectLookup cache,
       RuntimeResolver runtimes, KubernetesClient client, TrainJobEvents events, Clock clock,
       ObjectsCreated objectsCreated) {
+    this(runner, eventSources, cache, runtimes, client, events, clock, objectsCreated, JobSetRestarts.Listener.NONE);
+  }
+
+  /** @param restartsListener told of each restart reported ({@code local}'s progress line) */
+  public TrainJobReconciler(PhaseRunner runner, TrainJobEventSources eventSources, CacheObjectLookup cache,
+      RuntimeResolver runtimes, KubernetesClient client, TrainJobEvents events, Clock clock,
+      ObjectsCreated objectsCreated, JobSetRestarts.Listener restartsListener) {
     this.runner = runner;
     this.eventSources = eventSources;
     this.cache = cache;
@@ -123,11 +133,12 @@ public final class TrainJobReconciler implements Reconciler<TrainJob> {
     this.clock = clock;
     this.objectsCreated = objectsCreated;
     this.cleanup = new FinishedTrainJobCleanup(client);
+    this.restarts = new JobSetRestarts(client, events, restartsListener);
   }
 
   @Override
   public List<EventSource<?, TrainJob>> prepareEventSources(EventSourceContext<TrainJob> context) {
-    return eventSources.create(context);
+    return eventSources.create(context, restarts::record);
   }
 
   @Override
@@ -144,6 +155,8 @@ public final class TrainJobReconciler implements Reconciler<TrainJob> {
       outcome = reconcileChildren(trainJob, runtime -> runPolicy.set(runtime.spec().getRunPolicy()));
     }
     PostExecutionResult result = reportStatus(trainJob, outcome, context, runPolicy.get());
+    restarts.report(trainJob, cache.get(JobSet.class, trainJob.getMetadata().getNamespace(),
+        trainJob.getMetadata().getName()), context);
     Optional<Duration> ttl = cleanup.check(trainJob, result.status(), runPolicy.get(), clock.instant());
     return Stream.of(result.requeueAfter(), ttl).flatMap(Optional::stream).min(Comparator.naturalOrder())
         .map(after -> UpdateControl.<TrainJob>noUpdate().rescheduleAfter(after))

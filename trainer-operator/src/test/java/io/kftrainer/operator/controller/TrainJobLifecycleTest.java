@@ -230,6 +230,75 @@ class TrainJobLifecycleTest {
     assertThat(cluster.runtime(ns, "run-policy").getSpec().getRunPolicy().getTtlSecondsAfterFinished()).isZero();
   }
 
+  @Test
+  void eachJobSetRestartIsAnEventNamingTheFailedPodItsNodeAndWhyAndTheAnnotationCountsThem() {
+    String ns = "restarts";
+    cluster.createRuntimes(ns);
+    cluster.client().resources(TrainingRuntime.class).inNamespace(ns).withName("torch").edit(runtime -> {
+      var policy = new io.kftrainer.api.jobset.v1alpha2.FailurePolicy();
+      policy.setMaxRestarts(3);
+      runtime.getSpec().getTemplate().getSpec().setFailurePolicy(policy);
+      return runtime;
+    });
+    cluster.createTrainJob(ns, "alpha", tj -> {
+    });
+    var jobSet = cluster.awaitJobSet(ns, "alpha");
+
+    failedPod(ns, jobSet, "alpha-node-0-1-7nd7v", 0, 137, "Error");
+    setJobSetRestarts(ns, "alpha", 1);
+
+    await().atMost(TestCluster.TIMEOUT).untilAsserted(() -> assertThat(cluster.events(ns, "alpha"))
+        .anySatisfy(event -> {
+          assertThat(event.getType()).isEqualTo("Warning");
+          assertThat(event.getReason()).isEqualTo("Restarting");
+          assertThat(event.getMessage())
+              .isEqualTo("restart 1/3 after pod restarts/alpha-node-0-1-7nd7v on node-1 failed: exit code 137");
+        }));
+    await().atMost(TestCluster.TIMEOUT).until(() -> "1".equals(cluster.trainJob(ns, "alpha").getMetadata()
+        .getAnnotations().get("kftrainer.io/restarts")));
+
+    failedPod(ns, jobSet, "alpha-node-0-0-x2k4p", 1, 137, "OOMKilled");
+    setJobSetRestarts(ns, "alpha", 2);
+    await().atMost(TestCluster.TIMEOUT).untilAsserted(() -> assertThat(cluster.events(ns, "alpha"))
+        .anySatisfy(event -> assertThat(event.getMessage())
+            .isEqualTo("restart 2/3 after pod restarts/alpha-node-0-0-x2k4p on node-1 failed: OOMKilled (exit code "
+                + "137)")));
+    await().atMost(TestCluster.TIMEOUT).until(() -> "2".equals(cluster.trainJob(ns, "alpha").getMetadata()
+        .getAnnotations().get("kftrainer.io/restarts")));
+    // one Event per restart, however many reconciles
+    await().during(Duration.ofSeconds(1)).atMost(TestCluster.TIMEOUT).until(() -> cluster.events(ns, "alpha")
+        .stream().filter(e -> "Restarting".equals(e.getReason())).mapToInt(e -> e.getCount() == null ? 1
+            : e.getCount()).sum() == 2);
+  }
+
+  /** A failed pod of the JobSet's attempt, as the Job controller and the kubelet leave it. */
+  private static void failedPod(String namespace, io.kftrainer.api.jobset.v1alpha2.JobSet jobSet, String name,
+      int attempt, int exitCode, String reason) {
+    io.fabric8.kubernetes.api.model.Pod pod = new io.fabric8.kubernetes.api.model.PodBuilder()
+        .withNewMetadata().withNamespace(namespace).withName(name)
+        .addToLabels("jobset.sigs.k8s.io/jobset-name", jobSet.getMetadata().getName())
+        .addToLabels("jobset.sigs.k8s.io/jobset-uid", jobSet.getMetadata().getUid())
+        .addToLabels("jobset.sigs.k8s.io/restart-attempt", String.valueOf(attempt))
+        .endMetadata()
+        .withNewSpec().withNodeName("node-1").addNewContainer().withName("node").withImage("busybox").endContainer()
+        .endSpec()
+        .build();
+    cluster.client().resource(pod).create();
+    pod.setStatus(new io.fabric8.kubernetes.api.model.PodStatusBuilder().withPhase("Failed")
+        .addNewContainerStatus().withName("node").withNewState().withNewTerminated().withExitCode(exitCode)
+        .withReason(reason).endTerminated().endState().endContainerStatus().build());
+    cluster.client().pods().inNamespace(namespace).resource(pod).updateStatus();
+  }
+
+  /** The JobSet controller's part of a restart: {@code status.restarts}. */
+  private static void setJobSetRestarts(String namespace, String name, int restarts) {
+    var jobSets = cluster.client().genericKubernetesResources("jobset.x-k8s.io/v1alpha2", "JobSet")
+        .inNamespace(namespace);
+    GenericKubernetesResource jobSet = jobSets.withName(name).get();
+    jobSet.setAdditionalProperty("status", Map.of("restarts", restarts, "restartsCountTowardsMax", restarts));
+    jobSets.resource(jobSet).updateStatus();
+  }
+
   private static void createCopy(TrainingRuntime runtime, String name, Consumer<TrainingRuntime> edit) {
     TrainingRuntime copy = cluster.client().getKubernetesSerialization().clone(runtime);
     copy.getMetadata().setName(name);
