@@ -732,7 +732,7 @@ class ChartOnKubernetesIT {
     assertThat(metrics).containsExactly(Map.of("name", "loss", "value", "0.031"));
     // the printer columns, as kube-apiserver's table converter renders them for kubectl
     List<String> table = kubectl("get", "trainjob", "progress", "-n", EXAMPLES).success().lines().toList();
-    assertThat(table.get(0).split("\\s+")).containsExactly("NAME", "STATE", "PROGRESS", "AGE");
+    assertThat(table.get(0).split("\\s+")).containsExactly("NAME", "STATE", "RESTARTS", "PROGRESS", "AGE");
     assertThat(table.get(1).split("\\s+")).startsWith("progress", "Complete", "40");
   }
 
