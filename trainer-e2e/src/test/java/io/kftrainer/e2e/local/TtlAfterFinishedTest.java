@@ -171,7 +171,8 @@ class TtlAfterFinishedTest {
       assertThat(done.getStatus().getCompletionTime()).isEqualTo(complete.getLastTransitionTime());
       Duration ran = Duration.between(OffsetDateTime.parse(done.getStatus().getStartTime()),
           OffsetDateTime.parse(done.getStatus().getCompletionTime()));
-      System.out.println("ttl: resumed TrainJob ran " + ran + " from startTime to completionTime (sleep 2)");
+      System.out.println("ttl: resumed TrainJob ran " + ran.toMillis() + " ms from startTime to completionTime "
+          + "(sleep 2; both times in whole seconds)");
       assertThat(ran).isBetween(Duration.ofSeconds(1), Duration.ofSeconds(30));
       // no TTL: it stays
       assertThat(trainJob(client, namespace, "paused")).isNotNull();
