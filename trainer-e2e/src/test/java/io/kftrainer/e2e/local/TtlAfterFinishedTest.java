@@ -39,7 +39,7 @@ class TtlAfterFinishedTest {
   private static final int TTL = 5;
   private static final int LONG_TTL = 15;
   /** What may pass between the TTL's end and the TrainJob's disappearance: a reconcile, the GC, 2 busy cores. */
-  private static final Duration SLACK = Duration.ofSeconds(3);
+  private static final Duration SLACK = Duration.ofSeconds(4);
   private static final String RUNTIME = """
       apiVersion: trainer.kubeflow.org/v1alpha1
       kind: TrainingRuntime
