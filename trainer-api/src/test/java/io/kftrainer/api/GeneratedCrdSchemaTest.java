@@ -141,12 +141,13 @@ class GeneratedCrdSchemaTest {
     }
 
     @Test
-    void printerColumnsStateProgressAndAge() {
+    void printerColumnsStateRestartsProgressAndAge() {
       assertThat(onlyVersion(crd).getAdditionalPrinterColumns())
           .extracting(CustomResourceColumnDefinition::getName, CustomResourceColumnDefinition::getJsonPath,
               CustomResourceColumnDefinition::getType)
           .containsExactly(
               tuple("State", ".status.conditions[-1:].type", "string"),
+              tuple("Restarts", ".metadata.annotations.kftrainer\\.io/restarts", "string"),
               tuple("Progress", ".status.trainerStatus.progressPercentage", "integer"),
               tuple("Age", ".metadata.creationTimestamp", "date"));
     }

@@ -296,7 +296,7 @@ class LocalCommandTest {
 
     assertThat(kubectl("create", "-f", file.toString())).isEqualTo("trainjob.trainer.kubeflow.org/with-kubectl created\n");
     await().atMost(TIMEOUT).untilAsserted(() -> assertThat(kubectl("get", "trainjobs"))
-        .containsPattern("NAME +STATE +PROGRESS +AGE\n(.*\n)*with-kubectl +\\S+\n"));
+        .containsPattern("NAME +STATE +RESTARTS +PROGRESS +AGE\n(.*\n)*with-kubectl +\\S+\n"));
     assertThat(kubectl("get", "jobsets,configmaps")).contains("jobset.jobset.x-k8s.io/with-kubectl",
         "configmap/with-kubectl-runtime-snapshot");
 

@@ -153,7 +153,8 @@ public final class LocalMode implements AutoCloseable {
         .meterRegistry(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT))
         .identity(IDENTITY)
         .plugins(plugins)
-        .objectsCreated(progress::created);
+        .objectsCreated(progress::created)
+        .restartsListener(progress::restarted);
     options.components.forEach(builder::component);
     operator = builder.build();
     resources.add(this::stopOperator);

@@ -9,12 +9,14 @@ import io.kftrainer.api.v1alpha1.TrainJob;
 import io.kftrainer.api.v1alpha1.TrainerConstants;
 import io.kftrainer.api.v1alpha1.TrainerStatus;
 import io.kftrainer.framework.runner.Conditions;
+import io.kftrainer.operator.controller.JobSetRestarts;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
@@ -25,6 +27,7 @@ import java.util.function.Consumer;
  * <pre>
  * trainjob default/mnist: created JobSet mnist, ConfigMap mnist-runtime-snapshot, ConfigMap mnist-acme-booking
  * trainjob default/mnist: 40% (about 12 s left) loss=0.031
+ * trainjob default/mnist: restart 1/3 after mnist-node-0-1-7nd7v on trainer-local failed: exit code 137
  * trainjob default/mnist: Complete (AllJobsCompleted)
  * trainjob default/bad: Failed (TrainingRuntimeNotSupported): spec.runtimeRef: Not found: ...
  * trainjob default/mnist: deleted
@@ -113,6 +116,16 @@ final class TrainJobProgress implements ResourceEventHandler<TrainJob> {
     if (!created.isEmpty()) {
       out.accept(prefix(trainJob) + "created " + String.join(", ", created));
     }
+  }
+
+  /**
+   * The line of a JobSet restart the operator reported, e.g.
+   * {@code trainjob default/x: restart 1/3 after x-node-0-1-7nd7v on trainer-local failed: exit code 137}.
+   */
+  void restarted(TrainJob trainJob, int restart, int maxRestarts, Optional<JobSetRestarts.PodFailure> failure) {
+    out.accept(prefix(trainJob) + "restart " + restart + (maxRestarts > 0 ? "/" + maxRestarts : "") + " after "
+        + failure.map(f -> f.pod() + (f.node() == null ? "" : " on " + f.node()) + " failed: " + f.reason())
+            .orElse("a failure (its pod was not seen)"));
   }
 
   /** Custom resources (the JobSet, PodGroups) first, Kubernetes' own kinds next, ConfigMaps last. */

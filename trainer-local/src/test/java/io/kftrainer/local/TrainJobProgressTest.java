@@ -13,8 +13,10 @@ import io.kftrainer.api.v1alpha1.Metric;
 import io.kftrainer.api.v1alpha1.TrainJobStatus;
 import io.kftrainer.api.v1alpha1.TrainerStatus;
 import io.kftrainer.testkit.Fixtures;
+import io.kftrainer.operator.controller.JobSetRestarts;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** The progress lines of local mode: one per condition transition, one with what a reconcile created. */
@@ -38,6 +40,17 @@ class TrainJobProgressTest {
 
     assertThat(lines).containsExactly("trainjob default/mnist: created JobSet mnist, Secret mnist-ssh, "
         + "ConfigMap mnist-runtime-snapshot, ConfigMap mnist-acme-booking");
+  }
+
+  @Test
+  void aRestartIsALineWithItsNumberTheFailedPodItsNodeAndWhy() {
+    progress.restarted(trainJob(), 1, 3, Optional.of(new JobSetRestarts.PodFailure("default",
+        "mnist-node-0-1-7nd7v", "node-1", "exit code 137")));
+    progress.restarted(trainJob(), 2, 0, Optional.empty());
+
+    assertThat(lines).containsExactly(
+        "trainjob default/mnist: restart 1/3 after mnist-node-0-1-7nd7v on node-1 failed: exit code 137",
+        "trainjob default/mnist: restart 2 after a failure (its pod was not seen)");
   }
 
   @Test

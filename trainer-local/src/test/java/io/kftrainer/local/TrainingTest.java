@@ -112,6 +112,17 @@ class TrainingTest {
     assertThat(condition.getMessage()).contains("pod rank-fails-node-0-1-", "container node exited with code 3",
         "rank 1 of 2", "CUDA error: out of memory");
     assertThat(OUT).anySatisfy(line -> assertThat(line).startsWith("jobset default/rank-fails: restarting (attempt 1)"));
+    // the restart on the TrainJob (issue 35, item 2): a progress line, an Event and the annotation
+    await().atMost(TIMEOUT).untilAsserted(() -> assertThat(OUT).anySatisfy(line -> assertThat(line)
+        .startsWith("trainjob default/rank-fails: restart 1/1 after rank-fails-node-0-1-")
+        .endsWith(" failed: exit code 3")));
+    await().atMost(TIMEOUT).untilAsserted(() -> assertThat(client.v1().events().inNamespace(NS).list().getItems())
+        .filteredOn(e -> "rank-fails".equals(e.getInvolvedObject().getName())
+            && "TrainJob".equals(e.getInvolvedObject().getKind()) && "Restarting".equals(e.getReason()))
+        .singleElement().satisfies(e -> assertThat(e.getMessage())
+            .matches("restart 1/1 after pod default/rank-fails-node-0-1-\\w+ on \\S+ failed: exit code 3")));
+    await().atMost(TIMEOUT).until(() -> "1".equals(client.resources(TrainJob.class).inNamespace(NS)
+        .withName("rank-fails").get().getMetadata().getAnnotations().get("kftrainer.io/restarts")));
   }
 
   @Test

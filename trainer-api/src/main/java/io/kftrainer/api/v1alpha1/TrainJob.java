@@ -22,6 +22,10 @@ import io.kftrainer.api.crd.SchemaPatch;
 @Plural("trainjobs")
 @AdditionalPrinterColumn(name = "State", jsonPath = ".status.conditions[-1:].type",
     type = AdditionalPrinterColumn.Type.STRING)
+// Not upstream's (an extra column is wire-compatible): the JobSet restarts the operator reported, from its annotation
+// kftrainer.io/restarts (upstream's API has no field for them).
+@AdditionalPrinterColumn(name = "Restarts", jsonPath = ".metadata.annotations.kftrainer\\.io/restarts",
+    type = AdditionalPrinterColumn.Type.STRING)
 // Not upstream's (an extra column is wire-compatible): what the training code last reported, in percent.
 @AdditionalPrinterColumn(name = "Progress", jsonPath = ".status.trainerStatus.progressPercentage",
     type = AdditionalPrinterColumn.Type.INTEGER)

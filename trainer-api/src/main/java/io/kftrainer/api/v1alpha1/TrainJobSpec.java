@@ -21,7 +21,7 @@ import java.util.Objects;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonPropertyOrder({"runtimeRef", "initializer", "trainer", "runtimePatches", "suspend", "activeDeadlineSeconds",
-    "managedBy"})
+    "ttlSecondsAfterFinished", "managedBy"})
 @SchemaCustomizer(value = SchemaPatch.class, input = """
         {
           "properties": {
@@ -65,6 +65,13 @@ public class TrainJobSpec {
   @Min(1)
   @ValidationRule(value = "self == oldSelf", message = "field is immutable")
   private Long activeDeadlineSeconds;
+
+  @JsonProperty("ttlSecondsAfterFinished")
+  @JsonPropertyDescription("Seconds the TrainJob is kept after it finished (Complete or Failed); then it is deleted "
+      + "with its child objects. 0 deletes it as soon as it finished. Overrides the runtime's "
+      + "spec.runPolicy.ttlSecondsAfterFinished; unset in both, the TrainJob is kept. Mutable, as a Job's.")
+  @Min(0)
+  private Integer ttlSecondsAfterFinished;
 
   @JsonProperty("managedBy")
   @JsonPropertyDescription("Controller that reconciles this TrainJob: trainer.kubeflow.org/trainjob-controller or "
@@ -154,6 +161,19 @@ public class TrainJobSpec {
     return this;
   }
 
+  public Integer getTtlSecondsAfterFinished() {
+    return ttlSecondsAfterFinished;
+  }
+
+  public void setTtlSecondsAfterFinished(Integer ttlSecondsAfterFinished) {
+    this.ttlSecondsAfterFinished = ttlSecondsAfterFinished;
+  }
+
+  public TrainJobSpec withTtlSecondsAfterFinished(Integer ttlSecondsAfterFinished) {
+    this.ttlSecondsAfterFinished = ttlSecondsAfterFinished;
+    return this;
+  }
+
   public String getManagedBy() {
     return managedBy;
   }
@@ -182,12 +202,14 @@ public class TrainJobSpec {
         && Objects.equals(runtimePatches, that.runtimePatches)
         && Objects.equals(suspend, that.suspend)
         && Objects.equals(activeDeadlineSeconds, that.activeDeadlineSeconds)
+        && Objects.equals(ttlSecondsAfterFinished, that.ttlSecondsAfterFinished)
         && Objects.equals(managedBy, that.managedBy);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(runtimeRef, initializer, trainer, runtimePatches, suspend, activeDeadlineSeconds, managedBy);
+    return Objects.hash(runtimeRef, initializer, trainer, runtimePatches, suspend, activeDeadlineSeconds,
+        ttlSecondsAfterFinished, managedBy);
   }
 
   @Override
@@ -198,6 +220,7 @@ public class TrainJobSpec {
         + ", runtimePatches=" + runtimePatches
         + ", suspend=" + suspend
         + ", activeDeadlineSeconds=" + activeDeadlineSeconds
+        + ", ttlSecondsAfterFinished=" + ttlSecondsAfterFinished
         + ", managedBy=" + managedBy
         + "}";
   }

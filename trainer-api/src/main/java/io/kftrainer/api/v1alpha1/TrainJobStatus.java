@@ -17,7 +17,7 @@ import java.util.Objects;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
-@JsonPropertyOrder({"conditions", "jobsStatus", "trainerStatus"})
+@JsonPropertyOrder({"conditions", "jobsStatus", "trainerStatus", "startTime", "completionTime"})
 @SchemaCustomizer(value = SchemaPatch.class, input = SchemaPatch.CONDITIONS)
 @SchemaCustomizer(value = SchemaPatch.class, input = """
         {
@@ -25,6 +25,12 @@ import java.util.Objects;
             "jobsStatus": {
               "x-kubernetes-list-type": "map",
               "x-kubernetes-list-map-keys": ["name"]
+            },
+            "startTime": {
+              "format": "date-time"
+            },
+            "completionTime": {
+              "format": "date-time"
             }
           }
         }""")
@@ -43,6 +49,17 @@ public class TrainJobStatus {
   @JsonProperty("trainerStatus")
   @JsonPropertyDescription("Latest runtime status reported by the trainer step (alpha, TrainJobStatus feature gate).")
   private TrainerStatus trainerStatus;
+
+  @JsonProperty("startTime")
+  @JsonPropertyDescription("When the TrainJob became active, as a JobSet's and a Job's status.startTime: set when it "
+      + "runs unsuspended, cleared when it is suspended, set again when it is resumed. The active deadline counts "
+      + "from it.")
+  private String startTime;
+
+  @JsonProperty("completionTime")
+  @JsonPropertyDescription("When the TrainJob completed, as a Job's status.completionTime: set with the Complete "
+      + "condition, and only then.")
+  private String completionTime;
 
   public List<Condition> getConditions() {
     return conditions;
@@ -83,6 +100,32 @@ public class TrainJobStatus {
     return this;
   }
 
+  public String getStartTime() {
+    return startTime;
+  }
+
+  public void setStartTime(String startTime) {
+    this.startTime = startTime;
+  }
+
+  public TrainJobStatus withStartTime(String startTime) {
+    this.startTime = startTime;
+    return this;
+  }
+
+  public String getCompletionTime() {
+    return completionTime;
+  }
+
+  public void setCompletionTime(String completionTime) {
+    this.completionTime = completionTime;
+  }
+
+  public TrainJobStatus withCompletionTime(String completionTime) {
+    this.completionTime = completionTime;
+    return this;
+  }
+
   @Override
   public boolean equals(Object o) {
     if (this == o) {
@@ -94,12 +137,14 @@ public class TrainJobStatus {
     TrainJobStatus that = (TrainJobStatus) o;
     return Objects.equals(conditions, that.conditions)
         && Objects.equals(jobsStatus, that.jobsStatus)
-        && Objects.equals(trainerStatus, that.trainerStatus);
+        && Objects.equals(trainerStatus, that.trainerStatus)
+        && Objects.equals(startTime, that.startTime)
+        && Objects.equals(completionTime, that.completionTime);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(conditions, jobsStatus, trainerStatus);
+    return Objects.hash(conditions, jobsStatus, trainerStatus, startTime, completionTime);
   }
 
   @Override
@@ -107,6 +152,8 @@ public class TrainJobStatus {
     return "TrainJobStatus{conditions=" + conditions
         + ", jobsStatus=" + jobsStatus
         + ", trainerStatus=" + trainerStatus
+        + ", startTime=" + startTime
+        + ", completionTime=" + completionTime
         + "}";
   }
 }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.fabric8.crdv2.generator.v1.SchemaCustomizer;
+import io.fabric8.generator.annotation.ValidationRule;
 import io.kftrainer.api.crd.SchemaPatch;
 import java.util.Objects;
 
@@ -15,7 +16,30 @@ import java.util.Objects;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
-@JsonPropertyOrder({"mlPolicy", "podGroupPolicy", "template"})
+@JsonPropertyOrder({"mlPolicy", "podGroupPolicy", "template", "runPolicy"})
+// KEP-2899 (kubeflow/trainer PR #3824, issue #4052): cleanup and deadlines belong to the TrainJob controller. A JobSet
+// deleted by its own TTL under an unfinished-looking TrainJob was recreated with its restarts reset (#3779); a Job's
+// own deadline fails it on a clock the TrainJob does not know.
+@ValidationRule(value = "!has(self.template) || !has(self.template.spec)"
+    + " || !has(self.template.spec.ttlSecondsAfterFinished)",
+    message = "ttlSecondsAfterFinished must not be set in the JobSet template: the TrainJob controller deletes "
+        + "finished TrainJobs with their JobSet; set spec.runPolicy.ttlSecondsAfterFinished, or the TrainJob's "
+        + "spec.ttlSecondsAfterFinished, instead",
+    fieldPath = ".template.spec.ttlSecondsAfterFinished")
+@ValidationRule(value = "!has(self.template) || !has(self.template.spec) || !has(self.template.spec.replicatedJobs)"
+    + " || self.template.spec.replicatedJobs.all(rj, !has(rj.template) || !has(rj.template.spec)"
+    + " || !has(rj.template.spec.ttlSecondsAfterFinished))",
+    message = "ttlSecondsAfterFinished must not be set in the Job template of a replicated job: the TrainJob "
+        + "controller deletes finished TrainJobs with their Jobs; set spec.runPolicy.ttlSecondsAfterFinished, or the "
+        + "TrainJob's spec.ttlSecondsAfterFinished, instead",
+    fieldPath = ".template.spec.replicatedJobs")
+@ValidationRule(value = "!has(self.template) || !has(self.template.spec) || !has(self.template.spec.replicatedJobs)"
+    + " || self.template.spec.replicatedJobs.all(rj, !has(rj.template) || !has(rj.template.spec)"
+    + " || !has(rj.template.spec.activeDeadlineSeconds))",
+    message = "activeDeadlineSeconds must not be set in the Job template of a replicated job: the TrainJob "
+        + "controller enforces the deadline; set spec.runPolicy.activeDeadlineSeconds, or the TrainJob's "
+        + "spec.activeDeadlineSeconds, instead",
+    fieldPath = ".template.spec.replicatedJobs")
 @SchemaCustomizer(value = SchemaPatch.class, input = """
         {
           "properties": {
@@ -37,6 +61,11 @@ public class TrainingRuntimeSpec {
   @JsonProperty("template")
   @JsonPropertyDescription("Template of the JobSet created for each TrainJob.")
   private JobSetTemplateSpec template;
+
+  @JsonProperty("runPolicy")
+  @JsonPropertyDescription("Lifecycle defaults of the TrainJobs that reference this runtime; each TrainJob can "
+      + "override them with its own fields.")
+  private RunPolicy runPolicy;
 
   public MLPolicy getMlPolicy() {
     return mlPolicy;
@@ -77,6 +106,19 @@ public class TrainingRuntimeSpec {
     return this;
   }
 
+  public RunPolicy getRunPolicy() {
+    return runPolicy;
+  }
+
+  public void setRunPolicy(RunPolicy runPolicy) {
+    this.runPolicy = runPolicy;
+  }
+
+  public TrainingRuntimeSpec withRunPolicy(RunPolicy runPolicy) {
+    this.runPolicy = runPolicy;
+    return this;
+  }
+
   @Override
   public boolean equals(Object o) {
     if (this == o) {
@@ -88,12 +130,13 @@ public class TrainingRuntimeSpec {
     TrainingRuntimeSpec that = (TrainingRuntimeSpec) o;
     return Objects.equals(mlPolicy, that.mlPolicy)
         && Objects.equals(podGroupPolicy, that.podGroupPolicy)
-        && Objects.equals(template, that.template);
+        && Objects.equals(template, that.template)
+        && Objects.equals(runPolicy, that.runPolicy);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(mlPolicy, podGroupPolicy, template);
+    return Objects.hash(mlPolicy, podGroupPolicy, template, runPolicy);
   }
 
   @Override
@@ -101,6 +144,7 @@ public class TrainingRuntimeSpec {
     return "TrainingRuntimeSpec{mlPolicy=" + mlPolicy
         + ", podGroupPolicy=" + podGroupPolicy
         + ", template=" + template
+        + ", runPolicy=" + runPolicy
         + "}";
   }
 }

@@ -507,6 +507,141 @@ class ChartOnKubernetesIT {
         "spec", "template", "spec", "containers", 0, "image"));
   }
 
+  /** KEP-2899's ttlSecondsAfterFinished with the real garbage collector, and the status times (issue 35, item 4). */
+  @Test
+  @Order(3)
+  void aFinishedTrainJobIsDeletedWithItsChildrenAfterItsTtl() throws IOException {
+    kubectl("apply", "-n", EXAMPLES, "-f", "-").withInput("""
+        apiVersion: trainer.kubeflow.org/v1alpha1
+        kind: TrainJob
+        metadata:
+          name: ttl
+        spec:
+          runtimeRef:
+            name: torch-distributed
+          ttlSecondsAfterFinished: 5
+          trainer:
+            command: ["python3", "-c", "print('done')"]
+        """).success();
+    await("ttl Complete").atMost(JOB_TIMEOUT).pollInterval(Duration.ofMillis(250)).untilAsserted(() ->
+        assertThat(condition("ttl", "Complete")).hasValueSatisfying(c -> assertThat(c).containsEntry("status", "True")));
+    GenericKubernetesResource finished = admin.genericKubernetesResources("trainer.kubeflow.org/v1alpha1", "TrainJob")
+        .inNamespace(EXAMPLES).withName("ttl").get();
+    String completionTime = finished == null ? null : finished.get("status", "completionTime");
+    if (finished != null) { // not deleted yet: the status has both times
+      assertThat((String) finished.get("status", "startTime")).isNotNull();
+      assertThat(completionTime).isEqualTo(condition("ttl", "Complete").map(c -> c.get("lastTransitionTime"))
+          .orElse(completionTime));
+    }
+
+    await("ttl deleted").atMost(JOB_TIMEOUT).pollInterval(Duration.ofMillis(250)).until(() -> admin
+        .genericKubernetesResources("trainer.kubeflow.org/v1alpha1", "TrainJob").inNamespace(EXAMPLES)
+        .withName("ttl").get() == null);
+    await("ttl's children deleted").atMost(JOB_TIMEOUT).until(() -> admin
+        .genericKubernetesResources("jobset.x-k8s.io/v1alpha2", "JobSet").inNamespace(EXAMPLES).withName("ttl")
+        .get() == null && admin.pods().inNamespace(EXAMPLES).withLabel("jobset.sigs.k8s.io/jobset-name", "ttl")
+        .list().getItems().isEmpty());
+  }
+
+  /** The CEL rules of the runtime CRDs (KEP-2899), as kube-apiserver evaluates them. */
+  @Test
+  @Order(3)
+  void aRuntimeTemplateWithAJobSetsOwnTtlIsRefusedNamingTheField() throws IOException {
+    Tools.Result refused = kubectl("apply", "-n", EXAMPLES, "-f", "-").withInput("""
+        apiVersion: trainer.kubeflow.org/v1alpha1
+        kind: TrainingRuntime
+        metadata:
+          name: own-ttl
+        spec:
+          template:
+            spec:
+              ttlSecondsAfterFinished: 60
+              replicatedJobs:
+                - name: node
+                  template:
+                    spec:
+                      activeDeadlineSeconds: 60
+                      template:
+                        spec:
+                          containers:
+                            - name: node
+                              image: example.com/train:v1
+        """);
+
+    assertThat(refused.exitCode()).isNotZero();
+    assertThat(refused.err()).contains("spec.template.spec.ttlSecondsAfterFinished: Invalid value",
+        "ttlSecondsAfterFinished must not be set in the JobSet template", "set spec.runPolicy.ttlSecondsAfterFinished",
+        "spec.template.spec.replicatedJobs: Invalid value",
+        "activeDeadlineSeconds must not be set in the Job template of a replicated job");
+  }
+
+  /**
+   * A JobSet restart with the real JobSet controller (issue 35, item 2): kwok's chaos stage kills the pod as an
+   * out-of-memory kill; the TrainJob gets a Restarting Event naming the pod, its node and why, and the annotation.
+   */
+  @Test
+  @Order(3)
+  void aJobSetRestartIsAnEventOnTheTrainJobNamingThePodItsNodeAndWhy() throws IOException {
+    kubectl("apply", "-n", EXAMPLES, "-f", "-").withInput("""
+        apiVersion: trainer.kubeflow.org/v1alpha1
+        kind: TrainingRuntime
+        metadata:
+          name: torch-restarting
+        spec:
+          mlPolicy:
+            numNodes: 1
+            torch: {}
+          template:
+            spec:
+              failurePolicy:
+                maxRestarts: 1
+              replicatedJobs:
+                - name: node
+                  template:
+                    metadata:
+                      labels:
+                        trainer.kubeflow.org/trainjob-ancestor-step: trainer
+                    spec:
+                      backoffLimit: 0
+                      template:
+                        metadata:
+                          labels:
+                            pod-container-running-failed.stage.kwok.x-k8s.io: "true"
+                          annotations:
+                            pod-container-running-failed.stage.kwok.x-k8s.io/exit-code: "137"
+                            pod-container-running-failed.stage.kwok.x-k8s.io/reason: OOMKilled
+                        spec:
+                          containers:
+                            - name: node
+                              image: pytorch/pytorch:2.13.0-cuda13.0-cudnn9-runtime
+        ---
+        apiVersion: trainer.kubeflow.org/v1alpha1
+        kind: TrainJob
+        metadata:
+          name: restarting
+        spec:
+          runtimeRef:
+            kind: TrainingRuntime
+            name: torch-restarting
+          trainer:
+            command: ["python3", "-c", "raise SystemExit(1)"]
+        """).success();
+    await("restarting Failed").atMost(JOB_TIMEOUT).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
+        assertThat(condition("restarting", "Failed")).hasValueSatisfying(c -> assertThat(c)
+            .containsEntry("status", "True").containsEntry("reason", "ReachedMaxRestarts")));
+    await("restarting's Restarting Event").atMost(JOB_TIMEOUT).untilAsserted(() -> assertThat(admin.v1().events()
+        .inNamespace(EXAMPLES).list().getItems())
+        .filteredOn(e -> "restarting".equals(e.getInvolvedObject().getName())
+            && "TrainJob".equals(e.getInvolvedObject().getKind()) && "Restarting".equals(e.getReason()))
+        .singleElement().satisfies(e -> assertThat(e.getMessage())
+            .matches("restart 1/1 after pod examples/restarting-node-0-0-\\w+ on \\S+ failed: OOMKilled "
+                + "\\(exit code 137\\)")));
+    assertThat(admin.genericKubernetesResources("trainer.kubeflow.org/v1alpha1", "TrainJob").inNamespace(EXAMPLES)
+        .withName("restarting").get().getMetadata().getAnnotations()).containsEntry("kftrainer.io/restarts", "1");
+    List<String> table = kubectl("get", "trainjob", "restarting", "-n", EXAMPLES).success().lines().toList();
+    assertThat(table.get(1).split("\\s+")).startsWith("restarting", "Failed", "1");
+  }
+
   /**
    * A runtime of the test's own whose Jobs allow no retry (the shipped ones keep Kubernetes' backoffLimit of 6,
    * minutes of backoff) and whose pods kwok's chaos stage fails with exit code 1 once Running.
@@ -732,7 +867,7 @@ class ChartOnKubernetesIT {
     assertThat(metrics).containsExactly(Map.of("name", "loss", "value", "0.031"));
     // the printer columns, as kube-apiserver's table converter renders them for kubectl
     List<String> table = kubectl("get", "trainjob", "progress", "-n", EXAMPLES).success().lines().toList();
-    assertThat(table.get(0).split("\\s+")).containsExactly("NAME", "STATE", "PROGRESS", "AGE");
+    assertThat(table.get(0).split("\\s+")).containsExactly("NAME", "STATE", "RESTARTS", "PROGRESS", "AGE");
     assertThat(table.get(1).split("\\s+")).startsWith("progress", "Complete", "40");
   }
 

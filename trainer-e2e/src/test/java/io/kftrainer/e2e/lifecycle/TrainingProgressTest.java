@@ -143,7 +143,7 @@ class TrainingProgressTest {
 
     assertThat(result.exitCode()).as(result.describe()).isZero();
     List<String> lines = result.stdout().lines().toList();
-    assertThat(lines.get(0).split("\\s+")).containsExactly("NAME", "STATE", "PROGRESS", "AGE");
+    assertThat(lines.get(0).split("\\s+")).containsExactly("NAME", "STATE", "RESTARTS", "PROGRESS", "AGE");
     assertThat(lines.get(1).split("\\s+")).startsWith(NAME, "Complete", "100");
   }
 

@@ -1,6 +1,7 @@
 package io.kftrainer.framework.runner;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.kftrainer.api.v1alpha1.RunPolicy;
 import io.kftrainer.api.v1alpha1.TrainJob;
 import io.kftrainer.framework.model.RuntimeInfo;
 import io.kftrainer.framework.model.RuntimeSource;
@@ -185,7 +186,19 @@ public final class PhaseRunner {
    */
   public PostExecutionResult runPostExecution(TrainJob trainJob, BuildOutcome outcome, ObjectLookup cluster,
       Instant now) {
-    return calls.run(session -> postExecution.run(new StatusContext(trainJob, cluster), outcome, now, session));
+    return runPostExecution(trainJob, outcome, cluster, now, null);
+  }
+
+  /**
+   * The post-execution phase with the defaults of the TrainJob's runtime ({@code spec.runPolicy}, KEP-2899): its
+   * {@code activeDeadlineSeconds} applies when the TrainJob sets none.
+   *
+   * @param runPolicy the runtime's {@code runPolicy}, or null
+   */
+  public PostExecutionResult runPostExecution(TrainJob trainJob, BuildOutcome outcome, ObjectLookup cluster,
+      Instant now, RunPolicy runPolicy) {
+    return calls.run(session -> postExecution.run(new StatusContext(trainJob, cluster), outcome, now, session,
+        runPolicy));
   }
 
   private static <T extends Plugin> void runEach(PluginCalls.Session session, List<T> phasePlugins, String phase,

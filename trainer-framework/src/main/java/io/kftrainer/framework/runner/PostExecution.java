@@ -2,6 +2,7 @@ package io.kftrainer.framework.runner;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.kftrainer.api.v1alpha1.JobStatus;
+import io.kftrainer.api.v1alpha1.RunPolicy;
 import io.kftrainer.api.v1alpha1.TrainJob;
 import io.kftrainer.api.v1alpha1.TrainJobStatus;
 import io.kftrainer.api.v1alpha1.TrainerConstants;
@@ -18,7 +19,12 @@ import java.util.Optional;
 /**
  * The post-execution phase: the framework's own conditions ({@code Suspended}, and {@code Created} when
  * {@link StatusConditions#WITH_CREATED}), then the {@link TerminalCondition} plugin's {@code Complete} /
- * {@code Failed}, then the active deadline.
+ * {@code Failed}, then {@code startTime} and the active deadline, then {@code completionTime}.
+ *
+ * <p>{@code startTime} follows a JobSet's and a Job's (JobSet KEP-1186, which kubeflow/trainer issue #4052 names):
+ * set while the TrainJob runs unsuspended, cleared when it is suspended, set again on resume; its value is where
+ * the deadline's clock starts (upstream v2.2's: the creation, or the last resume). It is kept once the TrainJob
+ * finished. {@code completionTime} is a Job's: the time of the {@code Complete} condition, never set on failure.
  */
 final class PostExecution {
 
@@ -33,6 +39,12 @@ final class PostExecution {
   }
 
   PostExecutionResult run(StatusContext context, BuildOutcome outcome, Instant now, PluginCalls.Session session) {
+    return run(context, outcome, now, session, null);
+  }
+
+  /** @param runPolicy the runtime's defaults, or null */
+  PostExecutionResult run(StatusContext context, BuildOutcome outcome, Instant now, PluginCalls.Session session,
+      RunPolicy runPolicy) {
     TrainJob trainJob = context.trainJob();
     TrainJobStatus status = copyOf(trainJob.getStatus());
     List<Condition> conditions = status.getConditions();
@@ -74,11 +86,19 @@ final class PostExecution {
       }
     });
 
+    boolean suspended = Boolean.TRUE.equals(trainJob.getSpec().getSuspend());
+    if (!finishedBefore) {
+      if (suspended) {
+        status.setStartTime(null);
+      } else if (status.getStartTime() == null) {
+        status.setStartTime(Conditions.timestamp(deadlineClockStart(trainJob, conditions)));
+      }
+    }
+
     Optional<Duration> requeueAfter = Optional.empty();
-    Long activeDeadlineSeconds = trainJob.getSpec().getActiveDeadlineSeconds();
-    if (activeDeadlineSeconds != null && !isFinished(conditions)
-        && !Boolean.TRUE.equals(trainJob.getSpec().getSuspend())) {
-      Instant deadline = deadlineClockStart(trainJob, conditions).plusSeconds(activeDeadlineSeconds);
+    Long activeDeadlineSeconds = effectiveActiveDeadlineSeconds(trainJob, runPolicy);
+    if (activeDeadlineSeconds != null && !isFinished(conditions) && !suspended) {
+      Instant deadline = parse(status.getStartTime()).plusSeconds(activeDeadlineSeconds);
       if (!now.isBefore(deadline)) {
         set(transitions, conditions, TrainerConstants.CONDITION_FAILED, Conditions.TRUE,
             TrainerConstants.REASON_DEADLINE_EXCEEDED, TrainerConstants.MESSAGE_DEADLINE_EXCEEDED, now);
@@ -86,7 +106,22 @@ final class PostExecution {
         requeueAfter = Optional.of(Duration.between(now, deadline));
       }
     }
+    if (status.getCompletionTime() == null) {
+      Conditions.find(conditions, TrainerConstants.CONDITION_COMPLETE)
+          .filter(c -> Conditions.TRUE.equals(c.getStatus()))
+          .ifPresent(c -> status.setCompletionTime(c.getLastTransitionTime() != null ? c.getLastTransitionTime()
+              : Conditions.timestamp(now)));
+    }
     return new PostExecutionResult(status, transitions, failedOnDeadline(conditions), requeueAfter);
+  }
+
+  /** KEP-2899's resolution: the TrainJob's own value, else the runtime's {@code runPolicy} default, else none. */
+  static Long effectiveActiveDeadlineSeconds(TrainJob trainJob, RunPolicy runPolicy) {
+    Long own = trainJob.getSpec().getActiveDeadlineSeconds();
+    if (own != null || runPolicy == null) {
+      return own;
+    }
+    return runPolicy.getActiveDeadlineSeconds();
   }
 
   /**
@@ -154,6 +189,8 @@ final class PostExecution {
     List<JobStatus> jobs = status == null ? null : status.getJobsStatus();
     copy.setJobsStatus(jobs == null ? null : new ArrayList<>(jobs));
     copy.setTrainerStatus(status == null ? null : status.getTrainerStatus());
+    copy.setStartTime(status == null ? null : status.getStartTime());
+    copy.setCompletionTime(status == null ? null : status.getCompletionTime());
     return copy;
   }
 }

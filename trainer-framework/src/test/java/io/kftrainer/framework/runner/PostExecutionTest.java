@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.kftrainer.api.v1alpha1.JobStatus;
+import io.kftrainer.api.v1alpha1.RunPolicy;
 import io.kftrainer.api.v1alpha1.TrainJob;
 import io.kftrainer.framework.Yamls;
 import io.kftrainer.framework.model.TerminalStatus;
@@ -156,6 +157,75 @@ class PostExecutionTest {
     assertThat(whileSuspended.deadlineExceeded()).isFalse();
     assertThat(result.deadlineExceeded()).isFalse();
     assertThat(result.requeueAfter()).contains(Duration.ofSeconds(30));
+  }
+
+  @Test
+  void startTimeFollowsTheDeadlinesClockAcrossSuspendAndResumeAndStaysOnceFinished() {
+    PostExecutionResult running = run(BuildOutcome.created(), CREATED.plusSeconds(2));
+    assertThat(running.status().getStartTime()).isEqualTo("2026-11-01T10:00:00Z");
+
+    trainJob.setStatus(running.status());
+    trainJob.getSpec().setSuspend(true);
+    trainJob.setStatus(run(BuildOutcome.created(), CREATED.plusSeconds(10)).status());
+    assertThat(trainJob.getStatus().getStartTime()).isNull();
+
+    trainJob.getSpec().setSuspend(false);
+    trainJob.setStatus(run(BuildOutcome.created(), CREATED.plusSeconds(100)).status());
+    assertThat(trainJob.getStatus().getStartTime()).isEqualTo("2026-11-01T10:01:40Z");
+    assertThat(trainJob.getStatus().getCompletionTime()).isNull();
+
+    Condition complete = condition("Complete", "True", "AllJobsCompleted", "done");
+    complete.setLastTransitionTime("2026-11-01T10:05:00Z");
+    observed.set(TerminalStatus.builder().terminalCondition(complete).build());
+    trainJob.setStatus(run(BuildOutcome.created(), CREATED.plusSeconds(301)).status());
+    assertThat(trainJob.getStatus().getCompletionTime()).isEqualTo("2026-11-01T10:05:00Z");
+
+    // suspending a finished TrainJob changes neither time
+    trainJob.getSpec().setSuspend(true);
+    PostExecutionResult later = run(BuildOutcome.finished(), CREATED.plusSeconds(900));
+    assertThat(later.status().getStartTime()).isEqualTo("2026-11-01T10:01:40Z");
+    assertThat(later.status().getCompletionTime()).isEqualTo("2026-11-01T10:05:00Z");
+  }
+
+  @Test
+  void aTrainJobCreatedSuspendedHasNoStartTimeUntilItIsResumed() {
+    trainJob.getSpec().setSuspend(true);
+    trainJob.setStatus(run(BuildOutcome.created(), CREATED.plusSeconds(1)).status());
+    assertThat(trainJob.getStatus().getStartTime()).isNull();
+
+    trainJob.getSpec().setSuspend(false);
+    assertThat(run(BuildOutcome.created(), CREATED.plusSeconds(40)).status().getStartTime())
+        .isEqualTo("2026-11-01T10:00:40Z");
+  }
+
+  @Test
+  void aFailedTrainJobHasNoCompletionTimeAsAFailedJob() {
+    observed.set(TerminalStatus.builder()
+        .terminalCondition(condition("Failed", "True", "FailedJobs", "jobset failed")).build());
+
+    PostExecutionResult failed = run(BuildOutcome.created(), CREATED.plusSeconds(10));
+
+    assertThat(failed.status().getStartTime()).isEqualTo("2026-11-01T10:00:00Z");
+    assertThat(failed.status().getCompletionTime()).isNull();
+  }
+
+  @Test
+  void theRuntimesRunPolicyDeadlineAppliesUnlessTheTrainJobSetsItsOwn() {
+    RunPolicy defaults = new RunPolicy().withActiveDeadlineSeconds(60L);
+
+    PostExecutionResult byRuntime = runner.runPostExecution(trainJob, BuildOutcome.created(), ObjectLookup.empty(),
+        CREATED.plusSeconds(45), defaults);
+    PostExecutionResult pastRuntimes = runner.runPostExecution(trainJob, BuildOutcome.created(),
+        ObjectLookup.empty(), CREATED.plusSeconds(61), defaults);
+    trainJob.getSpec().setActiveDeadlineSeconds(600L);
+    PostExecutionResult own = runner.runPostExecution(trainJob, BuildOutcome.created(), ObjectLookup.empty(),
+        CREATED.plusSeconds(61), defaults);
+
+    assertThat(byRuntime.requeueAfter()).contains(Duration.ofSeconds(15));
+    assertThat(pastRuntimes.deadlineExceeded()).isTrue();
+    assertThat(own.deadlineExceeded()).isFalse();
+    assertThat(own.requeueAfter()).contains(Duration.ofSeconds(539));
+    assertThat(run(BuildOutcome.created(), CREATED.plusSeconds(61)).requeueAfter()).contains(Duration.ofSeconds(539));
   }
 
   @Test

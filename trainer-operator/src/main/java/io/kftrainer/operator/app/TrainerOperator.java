@@ -19,6 +19,7 @@ import io.kftrainer.operator.controller.CacheObjectLookup;
 import io.kftrainer.operator.controller.CachedRuntimeResolver;
 import io.kftrainer.operator.controller.CompactObjects;
 import io.kftrainer.operator.controller.LegacyFinalizerReconciler;
+import io.kftrainer.operator.controller.JobSetRestarts;
 import io.kftrainer.operator.controller.ObjectsCreated;
 import io.kftrainer.operator.controller.RetriedFailureLogFilter;
 import io.kftrainer.operator.controller.ServedKinds;
@@ -76,6 +77,7 @@ public final class TrainerOperator {
   private final MeterRegistry meterRegistry;
   private final Clock clock;
   private final ObjectsCreated objectsCreated;
+  private final JobSetRestarts.Listener restartsListener;
   private final String identity;
   private final CacheObjectLookup cache = new CacheObjectLookup();
   private final CachedRuntimeResolver runtimes;
@@ -101,6 +103,7 @@ public final class TrainerOperator {
     this.meterRegistry = builder.meterRegistry != null ? builder.meterRegistry : new SimpleMeterRegistry();
     this.clock = builder.clock;
     this.objectsCreated = builder.objectsCreated;
+    this.restartsListener = builder.restartsListener;
     this.identity = builder.identity != null ? builder.identity : "trainer-operator_" + UUID.randomUUID();
     this.runtimes = new CachedRuntimeResolver(cache, client.getKubernetesSerialization());
     OperatorContext context = new OperatorContext(config, client, plugins, runner, cache, runtimes, meterRegistry,
@@ -127,7 +130,7 @@ public final class TrainerOperator {
     TrainJobEventSources eventSources = TrainJobEventSources.plan(runner.watches(), client, cache);
     TrainJobEvents events = new TrainJobEvents(client, identity, clock);
     TrainJobReconciler reconciler = new TrainJobReconciler(runner, eventSources, cache, runtimes, client, events,
-        clock, objectsCreated);
+        clock, objectsCreated, restartsListener);
     RetriedFailureLogFilter.install();
     operator = new Operator(this::configure);
     register(reconciler);
@@ -425,6 +428,7 @@ public final class TrainerOperator {
     private Clock clock = Clock.systemUTC();
     private String identity;
     private ObjectsCreated objectsCreated = ObjectsCreated.NONE;
+    private JobSetRestarts.Listener restartsListener = JobSetRestarts.Listener.NONE;
 
     private Builder(OperatorConfig config, KubernetesClient client) {
       this.config = Objects.requireNonNull(config, "config");
@@ -458,6 +462,12 @@ public final class TrainerOperator {
     /** Told what each reconcile created for a TrainJob ({@code local}'s progress line); default no one. */
     public Builder objectsCreated(ObjectsCreated listener) {
       this.objectsCreated = Objects.requireNonNull(listener, "listener");
+      return this;
+    }
+
+    /** Told of each JobSet restart the TrainJob controller reports ({@code local}'s progress line). */
+    public Builder restartsListener(JobSetRestarts.Listener listener) {
+      this.restartsListener = Objects.requireNonNull(listener, "listener");
       return this;
     }
 

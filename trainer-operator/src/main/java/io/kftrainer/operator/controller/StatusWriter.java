@@ -14,7 +14,8 @@ import java.util.function.UnaryOperator;
 
 /**
  * Writes a TrainJob's status, as upstream, with a JSON merge patch of the {@code status} subresource, and only
- * when the status changed (an OptimizationJob's the same way). The patch holds the whole new status and the
+ * when the status changed (an OptimizationJob's the same way). The patch holds the whole new status (a field it no
+ * longer has as an explicit null) and the
  * {@code resourceVersion} the status was computed from: a TrainJob changed meanwhile answers 409, and the reconcile
  * fails and is retried on fresh state rather than overwriting what it did not see. Nothing but {@code status} is
  * written.
@@ -55,7 +56,15 @@ public final class StatusWriter {
     }
     ObjectNode patch = JsonNodeFactory.instance.objectNode();
     patch.putObject("metadata").put("resourceVersion", observed.getMetadata().getResourceVersion());
-    patch.set("status", wanted);
+    ObjectNode statusPatch = ((ObjectNode) wanted).deepCopy();
+    // a merge patch keeps what it does not name: a field the new status drops (a suspended TrainJob's startTime)
+    // is removed with an explicit null
+    current.fieldNames().forEachRemaining(field -> {
+      if (!wanted.has(field)) {
+        statusPatch.putNull(field);
+      }
+    });
+    patch.set("status", statusPatch);
     PatchContext mergePatch = new PatchContext.Builder().withPatchType(PatchType.JSON_MERGE)
         .withFieldManager(TrainJobReconciler.FIELD_MANAGER).build();
     // resource(observed), not withName(...): fabric8 reads the object from the server first for the latter

@@ -3,7 +3,9 @@ package io.kftrainer.operator.controller;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.api.config.informer.FieldSelector;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
@@ -21,6 +23,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -83,6 +86,32 @@ public final class TrainJobEventSources {
 
   /** The informers, registered with the lookup; called once by JOSDK through the reconciler. */
   List<EventSource<?, TrainJob>> create(EventSourceContext<TrainJob> context) {
+    return create(context, pod -> true);
+  }
+
+  /**
+   * The informers, plus one of the failed pods of JobSets (label {@value JobSetRestarts#JOBSET_NAME_LABEL}, field
+   * {@code status.phase=Failed}), each of whose events is handed to {@code failedPods}; it requeues nothing (a
+   * restart shows in the JobSet's status, which does).
+   */
+  List<EventSource<?, TrainJob>> create(EventSourceContext<TrainJob> context, Predicate<Pod> failedPods) {
+    List<EventSource<?, TrainJob>> sources = new ArrayList<>(createWatched(context));
+    var configuration = InformerEventSourceConfiguration.from(Pod.class, TrainJob.class)
+        .withName("failed-jobset-pods")
+        .withSecondaryToPrimaryMapper(pod -> Set.of())
+        .withPrimaryToSecondaryMapper(trainJob -> Set.of())
+        .withLabelSelector(JobSetRestarts.JOBSET_NAME_LABEL)
+        .withFieldSelector(new FieldSelector(new FieldSelector.Field("status.phase", "Failed")))
+        .withOnAddFilter(failedPods::test)
+        .withOnUpdateFilter((pod, old) -> failedPods.test(pod))
+        .withItemStore(CompactObjects.itemStore())
+        .withNamespacesInheritedFromController();
+    sources.add(new InformerEventSource<>(configuration.build(), context));
+    LOG.info("Watching pods labelled {} in phase Failed", JobSetRestarts.JOBSET_NAME_LABEL);
+    return sources;
+  }
+
+  private List<EventSource<?, TrainJob>> createWatched(EventSourceContext<TrainJob> context) {
     lookup.registerTrainJobs(context.getPrimaryCache());
     List<EventSource<?, TrainJob>> sources = new ArrayList<>();
     for (WatchedKind kind : kinds) {

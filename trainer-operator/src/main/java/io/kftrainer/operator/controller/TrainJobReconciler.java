@@ -12,6 +12,7 @@ import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.kftrainer.api.jobset.v1alpha2.JobSet;
+import io.kftrainer.api.v1alpha1.RunPolicy;
 import io.kftrainer.api.v1alpha1.TrainJob;
 import io.kftrainer.api.v1alpha1.TrainerConstants;
 import io.kftrainer.framework.model.FieldError;
@@ -25,10 +26,14 @@ import io.kftrainer.runtime.RuntimeKey;
 import io.kftrainer.runtime.RuntimeResolver;
 import io.kftrainer.runtime.UnsupportedRuntimeException;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,8 +47,15 @@ import org.slf4j.LoggerFactory;
  *   <li>report its status: compute it (the plugins' post-execution phase, which also decides the deadline), write
  *       it if it changed, record an Event per condition transition, delete the JobSet of a TrainJob past its
  *       deadline;</li>
- *   <li>requeue for the deadline.</li>
+ *   <li>report the JobSet's restarts not reported yet: an Event each, and the annotation
+ *       {@value JobSetRestarts#ANNOTATION} ({@link JobSetRestarts});</li>
+ *   <li>delete a finished TrainJob whose {@code ttlSecondsAfterFinished} has passed
+ *       ({@link FinishedTrainJobCleanup});</li>
+ *   <li>requeue for the deadline or the TTL, whichever comes first.</li>
  * </ol>
+ *
+ * The deadline and the TTL default to the runtime's {@code spec.runPolicy} (KEP-2899), read from the TrainJob's
+ * runtime snapshot.
  *
  * A build that fails throws {@link BuildFailedException}: JOSDK calls {@link #updateErrorStatus}, which reports the
  * failure as step 3 reports a success, and retries the reconcile with back-off. Either way the status is written
@@ -90,6 +102,8 @@ public final class TrainJobReconciler implements Reconciler<TrainJob> {
   private final TrainJobEvents events;
   private final Clock clock;
   private final ObjectsCreated objectsCreated;
+  private final FinishedTrainJobCleanup cleanup;
+  private final JobSetRestarts restarts;
   private final ReconcileFailureLog failures = new ReconcileFailureLog();
 
   public TrainJobReconciler(PhaseRunner runner, TrainJobEventSources eventSources, CacheObjectLookup cache,
@@ -101,6 +115,13 @@ public final class TrainJobReconciler implements Reconciler<TrainJob> {
   public TrainJobReconciler(PhaseRunner runner, TrainJobEventSources eventSources, CacheObjectLookup cache,
       RuntimeResolver runtimes, KubernetesClient client, TrainJobEvents events, Clock clock,
       ObjectsCreated objectsCreated) {
+    this(runner, eventSources, cache, runtimes, client, events, clock, objectsCreated, JobSetRestarts.Listener.NONE);
+  }
+
+  /** @param restartsListener told of each restart reported ({@code local}'s progress line) */
+  public TrainJobReconciler(PhaseRunner runner, TrainJobEventSources eventSources, CacheObjectLookup cache,
+      RuntimeResolver runtimes, KubernetesClient client, TrainJobEvents events, Clock clock,
+      ObjectsCreated objectsCreated, JobSetRestarts.Listener restartsListener) {
     this.runner = runner;
     this.eventSources = eventSources;
     this.cache = cache;
@@ -111,11 +132,13 @@ public final class TrainJobReconciler implements Reconciler<TrainJob> {
     this.events = events;
     this.clock = clock;
     this.objectsCreated = objectsCreated;
+    this.cleanup = new FinishedTrainJobCleanup(client);
+    this.restarts = new JobSetRestarts(client, events, restartsListener);
   }
 
   @Override
   public List<EventSource<?, TrainJob>> prepareEventSources(EventSourceContext<TrainJob> context) {
-    return eventSources.create(context);
+    return eventSources.create(context, restarts::record);
   }
 
   @Override
@@ -123,11 +146,35 @@ public final class TrainJobReconciler implements Reconciler<TrainJob> {
     if (!isManagedHere(trainJob)) {
       return UpdateControl.noUpdate();
     }
-    BuildOutcome outcome = PhaseRunner.isFinished(trainJob) ? BuildOutcome.finished() : reconcileChildren(trainJob);
-    PostExecutionResult result = reportStatus(trainJob, outcome, context);
-    return result.requeueAfter()
+    AtomicReference<RunPolicy> runPolicy = new AtomicReference<>();
+    BuildOutcome outcome;
+    if (PhaseRunner.isFinished(trainJob)) {
+      outcome = BuildOutcome.finished();
+      runPolicy.set(snapshotRunPolicy(trainJob));
+    } else {
+      outcome = reconcileChildren(trainJob, runtime -> runPolicy.set(runtime.spec().getRunPolicy()));
+    }
+    PostExecutionResult result = reportStatus(trainJob, outcome, context, runPolicy.get());
+    restarts.report(trainJob, cache.get(JobSet.class, trainJob.getMetadata().getNamespace(),
+        trainJob.getMetadata().getName()), context);
+    Optional<Duration> ttl = cleanup.check(trainJob, result.status(), runPolicy.get(), clock.instant());
+    return Stream.of(result.requeueAfter(), ttl).flatMap(Optional::stream).min(Comparator.naturalOrder())
         .map(after -> UpdateControl.<TrainJob>noUpdate().rescheduleAfter(after))
         .orElseGet(UpdateControl::noUpdate);
+  }
+
+  /**
+   * The {@code runPolicy} of a finished TrainJob's runtime snapshot; null when it has none, or none that can be
+   * read (a finished TrainJob is not built again, so a broken snapshot is not worth a failed reconcile).
+   */
+  private RunPolicy snapshotRunPolicy(TrainJob trainJob) {
+    try {
+      return snapshots.find(trainJob).map(runtime -> runtime.spec().getRunPolicy()).orElse(null);
+    } catch (RuntimeException e) {
+      LOG.debug("No runtime defaults for finished TrainJob {}/{}: {}", trainJob.getMetadata().getNamespace(),
+          trainJob.getMetadata().getName(), e.getMessage());
+      return null;
+    }
   }
 
   /**
@@ -141,7 +188,7 @@ public final class TrainJobReconciler implements Reconciler<TrainJob> {
     Throwable failure = thrownByReconcile(e);
     if (failure instanceof BuildFailedException buildFailed) {
       try {
-        reportStatus(trainJob, buildFailed.outcome(), context);
+        reportStatus(trainJob, buildFailed.outcome(), context, buildFailed.runPolicy());
       } catch (PluginException statusFailure) {
         failure = statusFailure;
       }
@@ -159,10 +206,15 @@ public final class TrainJobReconciler implements Reconciler<TrainJob> {
    *
    * @throws BuildFailedException if a plugin, the runtime snapshot or the API server failed the build
    */
-  private BuildOutcome reconcileChildren(TrainJob trainJob) {
+  private BuildOutcome reconcileChildren(TrainJob trainJob, Consumer<RuntimeSource> found) {
     List<HasMetadata> created = new ArrayList<>();
+    RunPolicy runPolicy = null;
     try {
       Optional<RuntimeSource> runtime = runtimeOf(trainJob, created::add);
+      runtime.ifPresent(found);
+      if (runtime.isPresent()) {
+        runPolicy = runtime.get().spec().getRunPolicy();
+      }
       if (runtime.isEmpty()) {
         FieldError missing = RuntimeKey.of(trainJob).notFound();
         return BuildOutcome.runtimeUnavailable(TrainerConstants.REASON_TRAINING_RUNTIME_NOT_SUPPORTED,
@@ -177,7 +229,7 @@ public final class TrainJobReconciler implements Reconciler<TrainJob> {
       String error = EventMessages.of(e.getMessage());
       failures.failed(trainJob, error, e);
       events.resourcesFailed(trainJob, error);
-      throw new BuildFailedException(new BuildOutcome.BuildFailed(reasonOf(e), error));
+      throw new BuildFailedException(new BuildOutcome.BuildFailed(reasonOf(e), error), runPolicy);
     } finally {
       // what was created before an apply failed exists too
       tell(trainJob, created);
@@ -213,8 +265,9 @@ public final class TrainJobReconciler implements Reconciler<TrainJob> {
    * transition and deletes the JobSet of a TrainJob that failed on its deadline (on every reconcile until it is
    * gone: a delete that failed is tried again).
    */
-  private PostExecutionResult reportStatus(TrainJob trainJob, BuildOutcome outcome, Context<TrainJob> context) {
-    PostExecutionResult result = runner.runPostExecution(trainJob, outcome, cache, clock.instant());
+  private PostExecutionResult reportStatus(TrainJob trainJob, BuildOutcome outcome, Context<TrainJob> context,
+      RunPolicy runPolicy) {
+    PostExecutionResult result = runner.runPostExecution(trainJob, outcome, cache, clock.instant(), runPolicy);
     status.write(trainJob, result.status(), context);
     events.transitions(trainJob, result.transitions());
     if (result.deadlineExceeded()) {
@@ -253,14 +306,21 @@ public final class TrainJobReconciler implements Reconciler<TrainJob> {
     private static final long serialVersionUID = 1L;
 
     private final transient BuildOutcome.BuildFailed outcome;
+    private final transient RunPolicy runPolicy;
 
-    BuildFailedException(BuildOutcome.BuildFailed outcome) {
+    BuildFailedException(BuildOutcome.BuildFailed outcome, RunPolicy runPolicy) {
       super(outcome.message());
       this.outcome = outcome;
+      this.runPolicy = runPolicy;
     }
 
     BuildOutcome.BuildFailed outcome() {
       return outcome;
+    }
+
+    /** The runtime's defaults, when the runtime was found before the build failed; else null. */
+    RunPolicy runPolicy() {
+      return runPolicy;
     }
   }
 }

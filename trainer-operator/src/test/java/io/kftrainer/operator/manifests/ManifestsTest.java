@@ -490,11 +490,14 @@ public class ManifestsTest {
                 allowed("", "secrets", "update", NAMESPACE, WEBHOOK_SECRET),
                 allowed("scheduling.k8s.io", "priorityclasses", "get", null, null),
                 allowed("", "namespaces", "list", null, null),
+                // failed JobSet pods: the restart Events name the pod, its node and why
+                allowed("", "pods", "watch", null, null),
                 // and no more
                 denied("trainer.kubeflow.org", "optimizationjobs", "create", null, null),
                 denied("trainer.kubeflow.org", "optimizationjobs", "delete", null, null),
                 denied("trainer.kubeflow.org", "clustertrainingruntimes", "update", null, null),
-                denied("", "pods", "get", null, null),
+                denied("", "pods", "delete", null, null),
+                denied("", "pods/log", "get", null, null),
                 denied("", "secrets", "delete", null, null),
                 denied("", "namespaces", "update", null, null),
                 denied("admissionregistration.k8s.io", "validatingwebhookconfigurations", "patch", null,
