@@ -5,13 +5,14 @@ initializer's STORAGE_URI and env on its container, the shared `initializer` cla
 run here (the initializers' images download from Hugging Face through their entrypoints, which local does not run),
 so it fails at once saying so. On a runtime without initializer jobs the TrainJob is refused, as upstream refuses it.
 On a runtime of one's own whose initializers have a command, they run before the node, with the SDK's values, and
-share the volume with it."""
+share the volume with it. On the lab (kwok's nodes have GPUs, its volumes bind the claim) the torchtune TrainJob runs to
+Complete, the initializers first; what the pods print is checked on local only."""
 
 import time
 
 import pytest
 
-from conftest import TIMEOUT
+from conftest import ON_LAB, TIMEOUT
 from kubeflow.trainer import (
     BuiltinTrainer, CustomTrainer, DataType, HuggingFaceDatasetInitializer, HuggingFaceModelInitializer, Initializer,
     S3DatasetInitializer, TorchTuneConfig)
@@ -69,10 +70,11 @@ def torchtune_with_initializers(trainer_client, custom_objects, namespace):
         trainer=BuiltinTrainer(config=TorchTuneConfig(dtype=DataType.BF16, batch_size=2, epochs=1, num_nodes=1)))
     stored = trainjob(custom_objects, namespace, name)
     built = jobset(custom_objects, namespace, name)
-    failed = trainer_client.wait_for_job_status(name, status={"Failed"}, timeout=FAILS_WITHIN, polling_interval=1)
+    ended = trainer_client.wait_for_job_status(name, status={"Complete" if ON_LAB else "Failed"},
+                                               timeout=TIMEOUT if ON_LAB else FAILS_WITHIN, polling_interval=1)
     took = time.monotonic() - start
-    print(f"torchtune with initializers: Failed {took:.1f} s after train()")
-    yield {"name": name, "stored": stored, "jobset": built, "failed": failed, "took": took}
+    print(f"torchtune with initializers: {ended.status} {took:.1f} s after train()")
+    yield {"name": name, "stored": stored, "jobset": built, "ended": ended, "took": took}
     trainer_client.delete_job(name)
 
 
@@ -114,10 +116,11 @@ def test_the_jobset_has_the_initializer_jobs_with_the_sdks_values_as_upstream_bu
     assert [t["metadata"]["name"] for t in built["spec"]["volumeClaimPolicies"][0]["templates"]] == ["initializer"]
 
 
+@pytest.mark.skipif(ON_LAB, reason="local's own: on a cluster the initializers' images run (here kwok's pods)")
 def test_it_cannot_download_here_and_fails_at_once_saying_why(trainer_client, torchtune_with_initializers):
     name = torchtune_with_initializers["name"]
 
-    assert torchtune_with_initializers["failed"].status == "Failed"
+    assert torchtune_with_initializers["ended"].status == "Failed"
     assert torchtune_with_initializers["took"] < FAILS_WITHIN
     messages = "\n".join(e.message for e in trainer_client.get_job_events(name))
     assert "the local executor runs no image entrypoint" in messages, messages
@@ -126,6 +129,13 @@ def test_it_cannot_download_here_and_fails_at_once_saying_why(trainer_client, to
     steps = {s.name: s.status for s in trainer_client.get_job(name).steps}
     assert "node-0" not in steps, steps
     assert set(steps) <= {"dataset-initializer", "model-initializer"} and steps, steps
+
+
+@pytest.mark.skipif(not ON_LAB, reason="the lab's: local cannot download (the case above)")
+def test_on_a_cluster_the_initializers_run_then_the_node(trainer_client, torchtune_with_initializers):
+    assert torchtune_with_initializers["ended"].status == "Complete"
+    steps = {s.name: s.status for s in trainer_client.get_job(torchtune_with_initializers["name"]).steps}
+    assert steps == {"dataset-initializer": "Succeeded", "model-initializer": "Succeeded", "node-0": "Succeeded"}
 
 
 def print_storage():
@@ -182,6 +192,9 @@ def test_initializers_with_a_command_run_before_the_node_with_the_sdks_values(tr
     assert job.status == "Complete"
     steps = {s.name: s.status for s in trainer_client.get_job(name).steps}
     assert steps == {"dataset-initializer": "Succeeded", "model-initializer": "Succeeded", "node-0": "Succeeded"}
+    if ON_LAB:  # kwok's pods printed nothing
+        trainer_client.delete_job(name)
+        return
     assert list(trainer_client.get_job_logs(name, step="dataset-initializer")) == [
         "dataset hf://tatsu-lab/alpaca"]
     # what each initializer wrote into the shared claim, read by the node that ran after both
