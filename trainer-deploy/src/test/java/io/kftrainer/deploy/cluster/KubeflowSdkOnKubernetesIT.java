@@ -21,6 +21,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -31,7 +32,7 @@ import org.opentest4j.TestAbortedException;
 /**
  * The Kubeflow SDK suite (trainer-sdk-tests' pytest cases, {@link PytestSuite}) against the operator on real
  * Kubernetes: a lab of its own ({@link Lab}: kube-apiserver, the JobSet controller, kwok's nodes), the chart installed
- * with helm as {@link ChartOnKubernetesIT} installs it, upstream's user roles ({@code manifests/user-roles}) applied,
+ * with helm with {@link ChartOnKubernetesIT}'s values (in two steps, the runtimes at an upgrade), upstream's user roles ({@code manifests/user-roles}) applied,
  * the operator from the image as the chart's Deployment runs it ({@link OperatorPod}), then pytest with the lab's
  * admin kubeconfig in {@code KUBECONFIG} and {@code TRAINER_SDK_TARGET=lab}: the cases that need a TrainJob's code to
  * run (its logs, what it reports) report themselves skipped with the reason, as kwok's pods run no process; the
@@ -85,15 +86,21 @@ class KubeflowSdkOnKubernetesIT {
       double labReady = seconds(start);
       int healthPort = LabPorts.free();
       int webhookPort = LabPorts.free();
-      Tools.run(List.of(helm, "install", "kubeflow-trainer", Deploy.chart().toString(), "--kubeconfig",
-          lab.adminKubeconfig().toString(), "-n", NAMESPACE, "--create-namespace", "--wait", "--timeout", "3m",
-          "--set", "runtimes.defaultEnabled=true",
+      // the install without the runtimes, then an upgrade with them: at the install that brings the CRDs the chart
+      // makes the runtimes a post-install hook, and helm 4.1 now and then fails it with its discovery of before the
+      // CRDs ("failed post-install: unable to build kubernetes object for deleting hook ... no matches for kind
+      // ClusterTrainingRuntime"; ChartOnKubernetesIT's install is the user's and keeps the hook); at an upgrade the
+      // kind is served and the runtimes are ordinary objects of the release
+      List<String> values = List.of("--kubeconfig", lab.adminKubeconfig().toString(), "-n", NAMESPACE, "--wait",
+          "--timeout", "3m",
           "--set", "webhook.url=https://127.0.0.1:" + webhookPort,
           "--set", "manager.config.webhook.host=127.0.0.1",
           "--set", "manager.config.webhook.port=" + webhookPort,
           "--set", "manager.config.health.healthProbeBindAddress=127.0.0.1:" + healthPort,
           "--set", "manager.config.metrics.bindAddress=127.0.0.1:" + LabPorts.free(),
-          "--set", "manager.config.statusServer.port=" + LabPorts.free()), null).success();
+          "--set", "manager.config.statusServer.port=" + LabPorts.free());
+      helm(helm, "install", values, "--create-namespace", "--set", "runtimes.defaultEnabled=false");
+      helm(helm, "upgrade", values, "--set", "runtimes.defaultEnabled=true");
       // upstream's user roles, as a platform's admin installs them (install.md#rbac): the namespace user's cases
       try (InputStream in = Files.newInputStream(Deploy.manifests().resolve("user-roles/kubeflow-trainer-roles.yaml"))) {
         for (HasMetadata role : lab.admin().load(in).items()) {
@@ -141,6 +148,13 @@ class KubeflowSdkOnKubernetesIT {
         return cases.stream();
       }
     }
+  }
+
+  private static void helm(String helm, String command, List<String> values, String... more) throws IOException {
+    List<String> args = new ArrayList<>(List.of(helm, command, "kubeflow-trainer", Deploy.chart().toString()));
+    args.addAll(values);
+    args.addAll(List.of(more));
+    Tools.run(args, null).success();
   }
 
   private static double seconds(long since) {
