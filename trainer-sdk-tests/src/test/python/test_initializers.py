@@ -14,8 +14,8 @@ import pytest
 
 from conftest import ON_LAB, TIMEOUT
 from kubeflow.trainer import (
-    BuiltinTrainer, CustomTrainer, DataType, HuggingFaceDatasetInitializer, HuggingFaceModelInitializer, Initializer,
-    S3DatasetInitializer, TorchTuneConfig)
+    BuiltinTrainer, CustomTrainer, DataCacheInitializer, DataType, HuggingFaceDatasetInitializer,
+    HuggingFaceModelInitializer, Initializer, S3DatasetInitializer, S3ModelInitializer, TorchTuneConfig)
 
 GROUP, VERSION = "trainer.kubeflow.org", "v1alpha1"
 # how soon a TrainJob that cannot run here must say so: local fails it within seconds, the rest is a busy machine
@@ -136,6 +136,31 @@ def test_on_a_cluster_the_initializers_run_then_the_node(trainer_client, torchtu
     assert torchtune_with_initializers["ended"].status == "Complete"
     steps = {s.name: s.status for s in trainer_client.get_job(torchtune_with_initializers["name"]).steps}
     assert steps == {"dataset-initializer": "Succeeded", "model-initializer": "Succeeded", "node-0": "Succeeded"}
+
+
+def test_s3_and_data_cache_initializers_reach_their_containers_as_the_sdk_writes_them(
+        trainer_client, custom_objects, namespace):
+    # the SDK's other initializer types: each optional field an env var of its name in capitals, DataCache's node
+    # count as CLUSTER_SIZE (its data nodes and the head)
+    initializer = Initializer(
+        dataset=DataCacheInitializer(storage_uri="cache://sales/orders", metadata_loc="s3://bucket/metadata.json",
+                                     num_data_nodes=2, head_cpu="2", worker_mem="8Gi"),
+        model=S3ModelInitializer(storage_uri="s3://bucket/models/llama", endpoint="https://s3.example.com",
+                                 access_key_id="AKIAEXAMPLE", secret_access_key="not-a-secret", region="eu-west-1"))
+    name = trainer_client.train(runtime="torchtune-llama3.2-1b", initializer=initializer,
+                                trainer=BuiltinTrainer(config=TorchTuneConfig(num_nodes=1)))
+    try:
+        replicated = {r["name"]: r for r in jobset(custom_objects, namespace, name)["spec"]["replicatedJobs"]}
+
+        assert env(container(replicated["dataset-initializer"], "dataset-initializer")) == {
+            "STORAGE_URI": "cache://sales/orders", "CLUSTER_SIZE": "3", "METADATA_LOC": "s3://bucket/metadata.json",
+            "HEAD_CPU": "2", "WORKER_MEM": "8Gi"}
+        assert env(container(replicated["model-initializer"], "model-initializer")) == {
+            "STORAGE_URI": "s3://bucket/models/llama", "IGNORE_PATTERNS": "*.msgpack,*.h5,*.bin,*.pt,*.pth",
+            "ENDPOINT": "https://s3.example.com", "ACCESS_KEY_ID": "AKIAEXAMPLE",
+            "SECRET_ACCESS_KEY": "not-a-secret", "REGION": "eu-west-1"}
+    finally:
+        trainer_client.delete_job(name)
 
 
 def print_storage():
