@@ -1,7 +1,12 @@
-"""Fixtures of the SDK suite: the TrainerClient of a fresh namespace of the `local` the JUnit runner started.
+"""Fixtures of the SDK suite: the TrainerClient of a fresh namespace of the cluster the JUnit runner started.
 
-The runner (KubeflowSdkTest) passes local's kubeconfig in KUBECONFIG. Each test module gets a namespace of its own,
-made with the Kubernetes client the SDK depends on; the TrainerClient is built exactly as a notebook builds it.
+The runner passes the cluster's kubeconfig in KUBECONFIG and names it in TRAINER_SDK_TARGET: `local` (KubeflowSdkTest,
+the default) or `lab` (trainer-deploy's KubeflowSdkOnKubernetesIT: real Kubernetes with the chart installed, whose kwok
+pods run no process). Each test module gets a namespace of its own, made with the Kubernetes client the SDK depends
+on; the TrainerClient is built exactly as a notebook builds it.
+
+A case that needs the TrainJob's code to run (its logs, what it prints or reports) is marked
+`@pytest.mark.runs_code("why")` and skipped on the lab with that reason.
 """
 
 import os
@@ -16,6 +21,53 @@ from kubeflow.trainer import TrainerClient
 
 # what a wait in a test may take at most: a 2-node DDP training on 2 busy cores takes 20 to 40 s
 TIMEOUT = 240
+
+TARGET = os.environ.get("TRAINER_SDK_TARGET", "local")
+if TARGET not in ("local", "lab"):
+    raise ValueError(f"TRAINER_SDK_TARGET is {TARGET!r}: local or lab")
+ON_LAB = TARGET == "lab"
+
+# kwok's annotation (the lab's pod-complete stage honours it): how long a Job's pod stays Running before it Succeeds
+KWOK_COMPLETION_DELAY = "pod-complete.stage.kwok.x-k8s.io/delay"
+# kwok's chaos stage: a pod with this label fails with exit code 1 once Running
+KWOK_FAIL = "pod-container-running-failed.stage.kwok.x-k8s.io"
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "runs_code(reason): needs the TrainJob's code to run; skipped on the lab (kwok runs no process)")
+
+
+def pytest_collection_modifyitems(config, items):
+    if not ON_LAB:
+        return
+    for item in items:
+        marker = item.get_closest_marker("runs_code")
+        if marker:
+            item.add_marker(pytest.mark.skip(reason="on the lab, kwok's pods run no process: " + marker.args[0]))
+
+
+def node_pods(metadata):
+    """A RuntimePatch of the node replicated job's pod template's metadata."""
+    from kubeflow.trainer.options import (
+        JobSetSpecPatch, JobSetTemplatePatch, JobSpecPatch, JobTemplatePatch, PodTemplatePatch, ReplicatedJobPatch,
+        RuntimePatch, TrainingRuntimeSpecPatch)
+
+    node = ReplicatedJobPatch(name="node", template=JobTemplatePatch(spec=JobSpecPatch(
+        template=PodTemplatePatch(metadata=metadata))))
+    return RuntimePatch(training_runtime_spec=TrainingRuntimeSpecPatch(
+        template=JobSetTemplatePatch(spec=JobSetSpecPatch(replicated_jobs=[node]))))
+
+
+def as_a_training(seconds=4):
+    """On the lab, the options that keep the node pods Running `seconds` before they Succeed, as a training would
+    (kwok ends a Job's pod the moment it runs); on local none: the code runs."""
+    return [node_pods({"annotations": {KWOK_COMPLETION_DELAY: f"{seconds}s"}})] if ON_LAB else []
+
+
+def failing_on_the_lab():
+    """On the lab, the options that make the node pods fail (exit code 1, kwok's chaos stage); on local none."""
+    return [node_pods({"labels": {KWOK_FAIL: "true"}})] if ON_LAB else []
 
 
 @pytest.fixture(scope="session")

@@ -13,7 +13,7 @@ import yaml
 from kubernetes import client as k8s
 from kubernetes.client.exceptions import ApiException
 
-from conftest import TIMEOUT
+from conftest import ON_LAB, TIMEOUT
 from kubeflow.common.types import KubernetesBackendConfig
 from kubeflow.trainer import CustomTrainer, TrainerClient
 
@@ -108,8 +108,12 @@ def test_the_user_trains_waits_reads_logs_and_events_and_deletes_in_its_namespac
     assert job.status == "Complete"
     assert [(s.name, s.status) for s in editor.get_job(name).steps] == [("node-0", "Succeeded")]
     assert name in [j.name for j in editor.list_jobs()]
-    assert any(line.startswith("hello from ") for line in editor.get_job_logs(name)), list(editor.get_job_logs(name))
-    assert {"TrainJob", "Pod"} <= {e.involved_object_kind for e in editor.get_job_events(name)}
+    if not ON_LAB:  # on the lab kwok's pod printed nothing
+        assert any(line.startswith("hello from ") for line in editor.get_job_logs(name)), list(
+            editor.get_job_logs(name))
+    # on the lab only the operator's: kwok writes no pod Event, and the SDK drops kube-scheduler's (test_custom_trainer)
+    assert ({"TrainJob"} if ON_LAB else {"TrainJob", "Pod"}) <= {e.involved_object_kind
+                                                               for e in editor.get_job_events(name)}
 
     editor.delete_job(name)
     with pytest.raises(RuntimeError, match=name):

@@ -106,6 +106,7 @@ def grid_search(trainer_client, custom_objects, namespace):
     return {"name": name, "state": state, "job": job}
 
 
+@pytest.mark.runs_code("each trial's function reports its loss to the status server")
 def test_a_random_search_runs_the_sdks_function_as_each_trial_and_keeps_the_best(random_search, trainer_client):
     status = random_search["job"]["status"]
     assert random_search["state"] == "Complete", status
@@ -123,6 +124,7 @@ def test_a_random_search_runs_the_sdks_function_as_each_trial_and_keeps_the_best
     assert any(line.startswith(f"trial lr={float(lr)} ") for line in trainer_client.get_job_logs(trial_job.name))
 
 
+@pytest.mark.runs_code("each trial's function reports its loss to the status server")
 def test_a_grid_search_tries_each_combination_once_and_finds_the_best(grid_search):
     status = grid_search["job"]["status"]
     assert grid_search["state"] == "Complete", status
@@ -132,6 +134,7 @@ def test_a_grid_search_tries_each_combination_once_and_finds_the_best(grid_searc
     assert {p["name"]: p["value"] for p in status["result"]["parameters"]} == {"lr": "0.1", "batch_size": "32"}
 
 
+@pytest.mark.runs_code("the trials end once their function reports")
 def test_deleting_the_optimization_job_deletes_its_trials(random_search, custom_objects, trainer_client, namespace):
     trials = [t["trainJobName"] for t in random_search["job"]["status"]["trials"]]
     custom_objects.delete_namespaced_custom_object(GROUP, VERSION, namespace, PLURAL, random_search["name"])

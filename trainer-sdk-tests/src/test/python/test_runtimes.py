@@ -51,6 +51,7 @@ def test_get_runtime_of_a_missing_runtime_fails_saying_so(trainer_client):
         trainer_client.get_runtime("no-such-runtime")
 
 
+@pytest.mark.runs_code("get_runtime_packages prints the log of a TrainJob that runs pip list")
 def test_get_runtime_packages_runs_a_trainjob_and_prints_the_nodes_python(trainer_client, capsys):
     runtime = trainer_client.get_runtime("torch-distributed")
 

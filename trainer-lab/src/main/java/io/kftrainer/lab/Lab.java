@@ -80,6 +80,8 @@ public final class Lab implements AutoCloseable {
   public static final String ISSUER = "https://kubernetes.default.svc.cluster.local";
   /** JobSet's CRD and webhook configurations, in the names the lab gives them. */
   public static final String JOBSET_NAMESPACE = "jobset-system";
+  /** On a pod owned by a Job: how long kwok keeps it Running before it Succeeds (a duration: {@code "5s"}). */
+  public static final String COMPLETION_DELAY_ANNOTATION = "pod-complete.stage.kwok.x-k8s.io/delay";
   /** PersistentVolumes of 100Gi the lab offers to claims without a StorageClass. */
   public static final int VOLUMES = 8;
 
@@ -363,7 +365,9 @@ public final class Lab implements AutoCloseable {
     for (String set : List.of("node/fast", "node/heartbeat", "pod/fast", "pod/chaos")) {
       try (Stream<Path> files = Files.list(binaries.data().resolve("kwok").resolve(set))) {
         for (Path file : files.sorted().toList()) {
-          documents.append("---\n").append(Files.readString(file)).append('\n');
+          String stage = Files.readString(file);
+          documents.append("---\n").append(set.equals("pod/fast") && file.getFileName().toString()
+              .equals("pod-complete.yaml") ? withCompletionDelay(stage) : stage).append('\n');
         }
       }
     }
@@ -387,6 +391,21 @@ public final class Lab implements AutoCloseable {
     }
     await(nodes + " nodes Ready", kwok, () -> admin.nodes().withLabel(NODE_LABEL, NODE_LABEL_VALUE).list()
         .getItems().stream().filter(Lab::ready).count() == nodes);
+  }
+
+  /**
+   * kwok's fast {@code pod-complete} stage (a Job's Running pod Succeeds at once) with the delay of its general
+   * stage's annotation: a pod annotated {@value #COMPLETION_DELAY_ANNOTATION} (a duration, {@code "5s"}) stays
+   * Running that long first, as a training would, so a client polling every second sees it Running; without it,
+   * none.
+   */
+  static String withCompletionDelay(String stage) {
+    String next = "\n  next:\n";
+    if (!stage.contains(next)) {
+      throw new IllegalStateException("kwok's pod-complete stage has no 'next:' to put a delay before:\n" + stage);
+    }
+    return stage.replace(next, "\n  delay:\n    durationMilliseconds: 0\n    durationFrom:\n      expressionFrom: "
+        + "'.metadata.annotations[\"" + COMPLETION_DELAY_ANNOTATION + "\"]'" + next);
   }
 
   private static Node node(String name) {

@@ -70,6 +70,28 @@ class LabTest {
         .allSatisfy(pod -> assertThat(pod.getSpec().getNodeName()).startsWith("kwok-node-"));
   }
 
+  /** A client polling every second (the Kubeflow SDK's wait_for_job_status) sees such a pod Running. */
+  @Test
+  void aJobsPodAnnotatedWithACompletionDelayStaysRunningThatLongThenSucceeds() {
+    Job job = new JobBuilder().withNewMetadata().withName("held").endMetadata().withNewSpec()
+        .withNewTemplate().withNewMetadata().withAnnotations(Map.of(Lab.COMPLETION_DELAY_ANNOTATION, "3s"))
+        .endMetadata().withNewSpec().withRestartPolicy("Never")
+        .addNewContainer().withName("held").withImage("busybox").withCommand("true").endContainer()
+        .endSpec().endTemplate().endSpec().build();
+    admin.batch().v1().jobs().inNamespace("lab-test").resource(job).create();
+
+    await("the pod Running").atMost(TIMEOUT).pollInterval(Duration.ofMillis(100)).until(() -> admin.pods()
+        .inNamespace("lab-test").withLabel("job-name", "held").list().getItems().stream()
+        .anyMatch(p -> "Running".equals(p.getStatus().getPhase())));
+    long running = System.nanoTime();
+    await("the Job completes").atMost(TIMEOUT).pollInterval(Duration.ofMillis(100)).until(() -> {
+      Integer succeeded = admin.batch().v1().jobs().inNamespace("lab-test").withName("held").get().getStatus()
+          .getSucceeded();
+      return succeeded != null && succeeded == 1;
+    });
+    assertThat(Duration.ofNanos(System.nanoTime() - running)).isGreaterThan(Duration.ofMillis(2500));
+  }
+
   @Test
   void theJobSetControllerRunsAJobSetToCompletionAndTheGarbageCollectorRemovesItsJobs() {
     GenericKubernetesResource jobSet = admin.genericKubernetesResources("jobset.x-k8s.io/v1alpha2", "JobSet")
