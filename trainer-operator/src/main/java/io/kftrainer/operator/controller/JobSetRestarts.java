@@ -13,6 +13,7 @@ import io.javaoperatorsdk.operator.api.reconciler.PrimaryUpdateAndCacheUtils;
 import io.kftrainer.api.jobset.v1alpha2.JobSet;
 import io.kftrainer.api.v1alpha1.TrainJob;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,7 +40,8 @@ import org.slf4j.LoggerFactory;
  * the cache holds failed pods only), whose events call {@link #record}: a JobSet restart deletes the pods of the
  * attempt, often before the TrainJob's reconcile sees the new {@code restarts}, so the first failure of each attempt
  * is kept here, per JobSet uid, for the last {@value #JOBSETS_KEPT} JobSets that had one. A restart whose failure
- * was not seen (the operator was down) is reported without the pod.
+ * the informer has not delivered is looked up with a list of the attempt's failed pods; one whose pods are gone
+ * (the operator was down) is reported without the pod.
  */
 public final class JobSetRestarts {
 
@@ -133,7 +135,7 @@ public final class JobSetRestarts {
         : jobSet.get().getSpec().getFailurePolicy().getMaxRestarts();
     List<String> messages = new ArrayList<>();
     for (int restart = reported + 1; restart <= restarts; restart++) {
-      Optional<PodFailure> failure = failure(jobSet.get().getMetadata().getUid(), restart - 1);
+      Optional<PodFailure> failure = failure(jobSet.get(), restart - 1);
       String message = "restart " + restart + (maxRestarts > 0 ? "/" + maxRestarts : "") + " after "
           + failure.map(PodFailure::describe).orElse("a failure of attempt " + (restart - 1)
               + " (its failed pod was not seen)");
@@ -160,6 +162,31 @@ public final class JobSetRestarts {
     }
     LOG.info("TrainJob {}/{}: {}", trainJob.getMetadata().getNamespace(), trainJob.getMetadata().getName(),
         String.join("; ", messages));
+  }
+
+  /**
+   * The first failure of the JobSet's attempt: from the informer's events, else (its event not delivered yet, the
+   * operator down meanwhile) from a list of the attempt's failed pods, once per restart reported; empty when the
+   * restart deleted them already.
+   */
+  private Optional<PodFailure> failure(JobSet jobSet, int attempt) {
+    Optional<PodFailure> seen = failure(jobSet.getMetadata().getUid(), attempt);
+    if (seen.isPresent()) {
+      return seen;
+    }
+    try {
+      client.pods().inNamespace(jobSet.getMetadata().getNamespace())
+          .withLabel(JOBSET_UID_LABEL, jobSet.getMetadata().getUid())
+          .withLabel(RESTART_ATTEMPT_LABEL, String.valueOf(attempt))
+          .withField("status.phase", "Failed").list().getItems()
+          .stream().sorted(Comparator.comparing(pod -> pod.getMetadata().getCreationTimestamp(),
+              Comparator.nullsLast(Comparator.naturalOrder())))
+          .forEach(this::record);
+    } catch (KubernetesClientException e) {
+      LOG.debug("Cannot list the failed pods of JobSet {}/{}", jobSet.getMetadata().getNamespace(),
+          jobSet.getMetadata().getName(), e);
+    }
+    return failure(jobSet.getMetadata().getUid(), attempt);
   }
 
   Optional<PodFailure> failure(String jobSetUid, int attempt) {
