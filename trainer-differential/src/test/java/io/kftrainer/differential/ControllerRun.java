@@ -2,12 +2,16 @@ package io.kftrainer.differential;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.APIResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.kftrainer.lab.Lab;
 import io.kftrainer.lab.LabBinaries;
@@ -23,10 +27,11 @@ import java.nio.file.Path;
 import java.security.KeyStore;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -44,7 +49,15 @@ import org.awaitility.core.ConditionTimeoutException;
  */
 final class ControllerRun {
 
-  enum Controller { UPSTREAM, OURS }
+  enum Controller {
+    UPSTREAM("upstream"), OURS("ours");
+
+    final String label;
+
+    Controller(String label) {
+      this.label = label;
+    }
+  }
 
   static final int PARALLEL = 4;
   static final int NODES = 4;
@@ -57,7 +70,7 @@ final class ControllerRun {
   private ControllerRun() {
   }
 
-  /** Runs {@code cases} with {@code controller}; returns each case's outcome by name, and the lab's start-up. */
+  /** Runs {@code cases} with {@code controller}; returns each case's outcome by name. */
   static Map<String, Outcome> run(Controller controller, LabBinaries binaries, Path work, List<TrainerCase> cases)
       throws Exception {
     try (Lab lab = Lab.start(binaries, work, NODES)) {
@@ -89,15 +102,15 @@ final class ControllerRun {
         Map<String, Outcome> outcomes = new ConcurrentHashMap<>();
         ExecutorService pool = Executors.newFixedThreadPool(PARALLEL);
         try {
-          List<Future<?>> running2 = new ArrayList<>();
+          List<Future<?>> futures = new ArrayList<>();
           for (TrainerCase c : cases) {
-            running2.add(pool.submit(() -> {
+            futures.add(pool.submit(() -> {
               outcomes.put(c.name(), runCase(lab, admission, c));
               return null;
             }));
           }
-          for (Future<?> f : running2) {
-            f.get();
+          for (Future<?> future : futures) {
+            future.get();
           }
         } finally {
           pool.shutdownNow();
@@ -136,8 +149,7 @@ final class ControllerRun {
         for (TrainerCase.Step step : c.steps()) {
           await(lab, c, namespace, conditions, trainJob -> hasCondition(trainJob, step.awaitCondition()));
           admin.genericKubernetesResources("trainer.kubeflow.org/v1alpha1", "TrainJob").inNamespace(namespace)
-              .withName(c.trainJob()).patch(io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
-                  io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE), step.mergePatch());
+              .withName(c.trainJob()).patch(PatchContext.of(PatchType.JSON_MERGE), step.mergePatch());
         }
         if (c.terminal()) {
           await(lab, c, namespace, conditions, trainJob -> hasCondition(trainJob, "Complete")
@@ -171,7 +183,7 @@ final class ControllerRun {
         if (item.getMetadata().getOwnerReferences() != null && item.getMetadata().getOwnerReferences().stream()
             .anyMatch(owner -> owner.getKind().equals("TrainJob"))) {
           JsonNode object = Normalize.object(JSON.valueToTree(item));
-          if (!c.terminal() && object instanceof com.fasterxml.jackson.databind.node.ObjectNode o) {
+          if (!c.terminal() && object instanceof ObjectNode o) {
             o.remove("status");
           }
           children.put(kind[1] + " " + item.getMetadata().getName() + " (" + kind[0] + ")", object);
@@ -193,11 +205,11 @@ final class ControllerRun {
       if (!"JobSet".equals(child.path("kind").asText()) || !targets.isArray() || targets.isEmpty()) {
         continue;
       }
-      java.util.Set<String> targeted = new java.util.HashSet<>();
+      Set<String> targeted = new HashSet<>();
       targets.forEach(t -> targeted.add(t.asText()));
       for (JsonNode list : List.of(child.at("/status/replicatedJobsStatus"),
           status == null ? JSON.missingNode() : status.path("jobsStatus"))) {
-        if (list instanceof com.fasterxml.jackson.databind.node.ArrayNode array) {
+        if (list instanceof ArrayNode array) {
           for (int i = 0; i < array.size(); i++) {
             String name = array.get(i).path("name").asText();
             if (!targeted.contains(name)) {
@@ -301,9 +313,5 @@ final class ControllerRun {
           .getResources().stream().filter(r -> r.getKind().equals(kind) && !r.getName().contains("/"))
           .findFirst().orElseThrow(() -> new IllegalArgumentException("not served: " + key)));
     }
-  }
-
-  static String describe(Controller controller) {
-    return Objects.requireNonNull(controller) == Controller.UPSTREAM ? "upstream" : "ours";
   }
 }

@@ -1,6 +1,9 @@
 package io.kftrainer.differential;
 
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * One input of the differential suite: the documents applied in order (each create's admission answer is kept) in
@@ -10,9 +13,9 @@ import java.util.List;
  * scheduler the lab does not run), once its JobSet exists; or after {@code timeout}, which the outcome records.
  */
 record TrainerCase(String name, String yaml, String trainJob, List<Step> steps, boolean terminal,
-    java.time.Duration timeout) {
+    Duration timeout) {
 
-  static final java.time.Duration TIMEOUT = java.time.Duration.ofSeconds(120);
+  static final Duration TIMEOUT = Duration.ofSeconds(120);
 
   /** A wait for a condition, then a merge patch of the TrainJob. */
   record Step(String awaitCondition, String mergePatch) {
@@ -23,7 +26,7 @@ record TrainerCase(String name, String yaml, String trainJob, List<Step> steps, 
   }
 
   TrainerCase then(String awaitCondition, String mergePatch) {
-    List<Step> more = new java.util.ArrayList<>(steps);
+    List<Step> more = new ArrayList<>(steps);
     more.add(new Step(awaitCondition, mergePatch));
     return new TrainerCase(name, yaml, trainJob, List.copyOf(more), terminal, timeout);
   }
@@ -34,12 +37,12 @@ record TrainerCase(String name, String yaml, String trainJob, List<Step> steps, 
 
   /** A case expected to be refused: where a controller admits it, how long to wait for an end that may not come. */
   TrainerCase refused() {
-    return new TrainerCase(name, yaml, trainJob, steps, terminal, java.time.Duration.ofSeconds(15));
+    return new TrainerCase(name, yaml, trainJob, steps, terminal, Duration.ofSeconds(15));
   }
 
   /** The case's namespace: its name, as a DNS label. */
   String namespace() {
-    String label = name.toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9-]+", "-").replaceAll("^-+|-+$", "");
+    String label = name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9-]+", "-").replaceAll("^-+|-+$", "");
     return ("d-" + label).length() > 63 ? ("d-" + label).substring(0, 63) : "d-" + label;
   }
 }

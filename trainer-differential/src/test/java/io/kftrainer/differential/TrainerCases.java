@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /** The inputs: our examples, upstream's, and cases written here for what the examples do not reach. */
 final class TrainerCases {
@@ -15,7 +16,7 @@ final class TrainerCases {
   /** Examples whose pods wait for something the lab does not run: a node pool, a gang scheduler, Volcano. */
   private static final Set<String> NOT_TERMINAL = Set.of("ours/torch-runtime-patches.yaml",
       "ours/torch-coscheduling.yaml", "upstream/04-volcano-integration.yaml");
-  /** Examples without a TrainJob of upstream's API: OptimizationJobs are ours alone (hyperparameter-optimization.md). */
+  /** Examples of no upstream API: OptimizationJobs are ours alone (hyperparameter-optimization.md). */
   private static final Set<String> SKIPPED = Set.of("hpo-torch.yaml");
   private static final String RESUME = "{\"spec\":{\"suspend\":false}}";
 
@@ -89,7 +90,7 @@ final class TrainerCases {
   static String trainJobName(String yaml) {
     for (String document : yaml.split("(?m)^---\\s*$")) {
       if (document.matches("(?s).*(?m)^kind: TrainJob\\s*$.*")) {
-        var name = java.util.regex.Pattern.compile("(?m)^metadata:\\s*\\n(?:\\s+.*\\n)*?\\s+name: (\\S+)")
+        var name = Pattern.compile("(?m)^metadata:\\s*\\n(?:\\s+.*\\n)*?\\s+name: (\\S+)")
             .matcher(document);
         if (name.find()) {
           return name.group(1);

@@ -5,6 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -55,7 +57,7 @@ class UpstreamTrainerTest {
   @Test
   void aTorchTrainJobBecomesAJobSetAndCompletes() {
     GenericKubernetesResource trainJob = lab.admin().genericKubernetesResources("trainer.kubeflow.org/v1alpha1",
-        "TrainJob").inNamespace(NAMESPACE).load(new java.io.ByteArrayInputStream("""
+        "TrainJob").inNamespace(NAMESPACE).load(new ByteArrayInputStream("""
             apiVersion: trainer.kubeflow.org/v1alpha1
             kind: TrainJob
             metadata:
@@ -66,7 +68,7 @@ class UpstreamTrainerTest {
               trainer:
                 numNodes: 2
                 command: ["torchrun", "train.py"]
-            """.getBytes(java.nio.charset.StandardCharsets.UTF_8))).item();
+            """.getBytes(StandardCharsets.UTF_8))).item();
     lab.admin().resource(trainJob).inNamespace(NAMESPACE).create();
 
     await("torch Complete").atMost(TIMEOUT).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
