@@ -22,7 +22,7 @@ import java.util.List;
  * Our operator on a lab as {@code trainer.jar run} against the lab's admin kubeconfig (upstream's controller runs
  * with the same rights): our CRDs ({@code manifests/crds}), our webhook configurations ({@code manifests/base}) with
  * {@code clientConfig.url} at 127.0.0.1 and the lab's CA, the serving certificate in {@code --webhook-cert-dir}, and
- * the manager's defaults otherwise (the chart's heap settings do not change what is built).
+ * the manager's defaults otherwise.
  */
 final class OurOperator implements AutoCloseable {
 
@@ -51,8 +51,10 @@ final class OurOperator implements AutoCloseable {
     int healthPort = LabPorts.free();
     Path certs = work.resolve("certs");
     Lab.writeCertDir(lab.issue(List.of("127.0.0.1")), certs);
+    // the heap the image gives it under the manifests' 1Gi limit (-XX:MaxRAMPercentage=75), and its exit on OOM
     List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-        .toString(), "-jar", jar().toString(), "run", "--kubeconfig", lab.adminKubeconfig().toString(),
+        .toString(), "-Xmx768m", "-XX:+ExitOnOutOfMemoryError", "-jar", jar().toString(), "run",
+        "--kubeconfig", lab.adminKubeconfig().toString(),
         "--webhook-cert-dir", certs.toString(), "--webhook-port", Integer.toString(webhookPort),
         "--health-port", Integer.toString(healthPort), "--metrics-port", Integer.toString(LabPorts.free()),
         "--bind-address", "127.0.0.1", "--leader-elect", "false", "--plugins-dir", work.resolve("plugins")

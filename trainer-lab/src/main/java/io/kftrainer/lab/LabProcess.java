@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -67,6 +68,12 @@ public final class LabProcess implements AutoCloseable {
   /** The guard's process (its children: the component and the watcher). */
   ProcessHandle guard() {
     return guard.toHandle();
+  }
+
+  /** The component's own process: the guard's child that runs {@code executable} (for its CPU time and memory). */
+  public Optional<ProcessHandle> component(String executable) {
+    return guard.children().filter(child -> child.info().command().map(c -> c.endsWith("/" + executable)
+        || c.equals(executable)).orElse(false)).findFirst();
   }
 
   public boolean isAlive() {
