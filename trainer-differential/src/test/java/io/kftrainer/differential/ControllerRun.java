@@ -147,7 +147,12 @@ final class ControllerRun {
     if (admitted && c.trainJob() != null) {
       try {
         for (TrainerCase.Step step : c.steps()) {
-          await(lab, c, namespace, conditions, trainJob -> hasCondition(trainJob, step.awaitCondition()));
+          // a suspension is awaited on the JobSet too: resumed before the JobSet controller saw it suspended, the
+          // JobSet would never get its Suspended condition, by chance on one side and not on the other
+          await(lab, c, namespace, conditions, trainJob -> hasCondition(trainJob, step.awaitCondition())
+              && (!step.awaitCondition().equals("Suspended") || hasCondition(admin.genericKubernetesResources(
+                  "jobset.x-k8s.io/v1alpha2", "JobSet").inNamespace(namespace).withName(c.trainJob()).get(),
+                  "Suspended")));
           admin.genericKubernetesResources("trainer.kubeflow.org/v1alpha1", "TrainJob").inNamespace(namespace)
               .withName(c.trainJob()).patch(PatchContext.of(PatchType.JSON_MERGE), step.mergePatch());
         }
@@ -258,8 +263,11 @@ final class ControllerRun {
     return each.toString();
   }
 
-  private static boolean hasCondition(GenericKubernetesResource trainJob, String type) {
-    List<Map<String, Object>> list = trainJob.get("status", "conditions");
+  private static boolean hasCondition(GenericKubernetesResource object, String type) {
+    if (object == null) {
+      return false;
+    }
+    List<Map<String, Object>> list = object.get("status", "conditions");
     return list != null && list.stream().anyMatch(c -> type.equals(c.get("type")) && "True".equals(c.get("status")));
   }
 

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -93,6 +95,27 @@ record Outcome(List<String> admissions, List<String> conditions, JsonNode status
   private static String brief(JsonNode value) {
     String text = value.isNull() ? "absent" : value.toString();
     return text.length() > 120 ? text.substring(0, 117) + "..." : text;
+  }
+
+  /**
+   * How the case ended, for the table: the TrainJob's last conditions ({@code Complete AllJobsCompleted}), that its
+   * JobSet exists (no condition yet), the refusal's code, or that it did not end in time.
+   */
+  String end() {
+    if (failure != null) {
+      return failure;
+    }
+    if (conditions.isEmpty() && status == null) {
+      return admissions.stream().filter(a -> !a.matches("(?s).*: 201(,.*)?")).findFirst()
+          .map(a -> "refused " + a.replaceAll("(?s)^.*?: (\\d+).*$", "$1")).orElse("admitted");
+    }
+    String last = conditions.isEmpty() ? "[]" : conditions.get(conditions.size() - 1);
+    List<String> ends = new ArrayList<>();
+    Matcher condition = Pattern.compile("(\\w+)=True (\\w+)").matcher(last);
+    while (condition.find()) {
+      ends.add(condition.group(1) + " " + condition.group(2));
+    }
+    return ends.isEmpty() ? "JobSet created, no condition" : String.join(", ", ends);
   }
 
   /** Every field of the outcome, for the report of a differing case. */

@@ -15,7 +15,7 @@ final class TrainerCases {
 
   /** Examples whose pods wait for something the lab does not run: a node pool, a gang scheduler, Volcano. */
   private static final Set<String> NOT_TERMINAL = Set.of("ours/torch-runtime-patches.yaml",
-      "ours/torch-coscheduling.yaml", "upstream/04-volcano-integration.yaml");
+      "ours/torch-coscheduling.yaml", "upstream/02-runtime-patches.yaml", "upstream/04-volcano-integration.yaml");
   /** Examples of no upstream API: OptimizationJobs are ours alone (hyperparameter-optimization.md). */
   private static final Set<String> SKIPPED = Set.of("hpo-torch.yaml");
   private static final String RESUME = "{\"spec\":{\"suspend\":false}}";
@@ -41,6 +41,79 @@ final class TrainerCases {
               "spec":{"tolerations":[{"key":"example.com/spot","operator":"Exists","effect":"NoSchedule"}]}}}}}]}}}}]}}
             """)
         .then("Suspended", RESUME));
+    cases.add(TrainerCase.ofYaml("deadline/active-deadline-seconds", torchTrainJob("late", """
+          activeDeadlineSeconds: 10
+          runtimePatches:
+          - manager: example.com/platform
+            trainingRuntimeSpec:
+              template:
+                spec:
+                  replicatedJobs:
+                  - name: node
+                    template:
+                      spec:
+                        template:
+                          spec:
+                            nodeSelector:
+                              example.com/node-pool: none
+        """), "late"));
+    cases.add(TrainerCase.ofYaml("invalid/runtime-torch-and-mpi", """
+        apiVersion: trainer.kubeflow.org/v1alpha1
+        kind: TrainingRuntime
+        metadata:
+          name: both
+        spec:
+          mlPolicy:
+            numNodes: 1
+            torch: {}
+            mpi: {}
+          template:
+            spec:
+              replicatedJobs:
+              - name: node
+                template:
+                  spec:
+                    template:
+                      spec:
+                        containers:
+                        - name: node
+                          image: busybox
+        """, null));
+    cases.add(TrainerCase.ofYaml("runtime/two-trainer-jobs", """
+        apiVersion: trainer.kubeflow.org/v1alpha1
+        kind: TrainingRuntime
+        metadata:
+          name: two-trainers
+        spec:
+          mlPolicy:
+            numNodes: 1
+            torch: {}
+          template:
+            spec:
+              replicatedJobs:
+              - name: node
+                template:
+                  metadata:
+                    labels:
+                      trainer.kubeflow.org/trainjob-ancestor-step: trainer
+                  spec:
+                    template:
+                      spec:
+                        containers:
+                        - name: node
+                          image: busybox
+              - name: other
+                template:
+                  metadata:
+                    labels:
+                      trainer.kubeflow.org/trainjob-ancestor-step: trainer
+                  spec:
+                    template:
+                      spec:
+                        containers:
+                        - name: node
+                          image: busybox
+        """, null));
     cases.add(TrainerCase.ofYaml("invalid/no-runtime", """
         apiVersion: trainer.kubeflow.org/v1alpha1
         kind: TrainJob
