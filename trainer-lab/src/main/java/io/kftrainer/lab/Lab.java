@@ -494,7 +494,8 @@ public final class Lab implements AutoCloseable {
         "JobSet"));
   }
 
-  private static WebhookClientConfig atLoopback(WebhookClientConfig service, int port, String caBundle) {
+  /** {@code service}'s path on 127.0.0.1:{@code port}, trusted with {@code caBundle} (base64 of a PEM). */
+  public static WebhookClientConfig atLoopback(WebhookClientConfig service, int port, String caBundle) {
     return new WebhookClientConfigBuilder().withUrl("https://127.0.0.1:" + port + service.getService().getPath())
         .withCaBundle(caBundle).build();
   }
@@ -506,7 +507,7 @@ public final class Lab implements AutoCloseable {
   }
 
   /** Polls {@code condition} until true; fails with the component's log when it exits or the deadline passes. */
-  private static void await(String what, LabProcess component, Callable<Boolean> condition) {
+  public static void await(String what, LabProcess component, Callable<Boolean> condition) {
     try {
       Awaitility.await(what).atMost(START_TIMEOUT).pollInterval(Duration.ofMillis(100)).ignoreExceptions()
           .failFast(component.name() + " exited", () -> !component.isAlive()).until(condition);
@@ -535,7 +536,8 @@ public final class Lab implements AutoCloseable {
     return text.toString();
   }
 
-  private static String base64(String text) {
+  /** {@code text} in base64, as a kubeconfig or a webhook configuration holds a PEM. */
+  public static String base64(String text) {
     return Base64.getEncoder().encodeToString(text.getBytes(StandardCharsets.UTF_8));
   }
 

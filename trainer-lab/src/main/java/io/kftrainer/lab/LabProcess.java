@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -16,7 +17,7 @@ import java.util.concurrent.TimeUnit;
  * JDK offers no parent-death signal, and {@code setpriv --pdeathsig} ties the child to the starting thread, not the
  * process.
  */
-final class LabProcess implements AutoCloseable {
+public final class LabProcess implements AutoCloseable {
 
   /** How long a component has between SIGTERM and SIGKILL. */
   private static final int GRACE_SECONDS = 5;
@@ -47,7 +48,7 @@ final class LabProcess implements AutoCloseable {
   }
 
   /** Starts {@code command}, its stdout and stderr appended to {@code log}. */
-  static LabProcess start(String name, List<String> command, Path log) throws IOException {
+  public static LabProcess start(String name, List<String> command, Path log) throws IOException {
     Files.createDirectories(log.toAbsolutePath().getParent());
     List<String> guarded = new ArrayList<>(List.of("sh", "-c", GUARD, name));
     guarded.addAll(command);
@@ -56,11 +57,11 @@ final class LabProcess implements AutoCloseable {
     return new LabProcess(name, process, log);
   }
 
-  String name() {
+  public String name() {
     return name;
   }
 
-  Path log() {
+  public Path log() {
     return log;
   }
 
@@ -69,12 +70,18 @@ final class LabProcess implements AutoCloseable {
     return guard.toHandle();
   }
 
-  boolean isAlive() {
+  /** The component's own process: the guard's child that runs {@code executable} (for its CPU time and memory). */
+  public Optional<ProcessHandle> component(String executable) {
+    return guard.children().filter(child -> child.info().command().map(c -> c.endsWith("/" + executable)
+        || c.equals(executable)).orElse(false)).findFirst();
+  }
+
+  public boolean isAlive() {
     return guard.isAlive();
   }
 
   /** The last lines of the log, for an error message. */
-  String tail(int lines) {
+  public String tail(int lines) {
     try {
       List<String> all = Files.readAllLines(log);
       return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));

@@ -38,6 +38,7 @@ final class JobSetBuilder {
     InitializerJobs.apply(spec, trainJob);
     TrainerJob.upsertEnv(spec, info, trainJob);
     addSchedulerMetadata(spec, info);
+    withoutTypeMeta(spec);
     spec.setSuspend(trainJob.getSpec().getSuspend());
 
     JobSet jobSet = new JobSet();
@@ -63,6 +64,21 @@ final class JobSetBuilder {
       pod.getMetadata().setLabels(merged(pod.getMetadata().getLabels(), info.schedulerPodLabels()));
       pod.getMetadata().setAnnotations(merged(pod.getMetadata().getAnnotations(), info.schedulerPodAnnotations()));
     }
+  }
+
+  /**
+   * The claim templates without apiVersion and kind, as upstream writes them (Go's empty TypeMeta is omitted):
+   * fabric8's claim has both by default, even where the runtime wrote neither.
+   */
+  private static void withoutTypeMeta(JobSetSpec spec) {
+    if (spec.getVolumeClaimPolicies() == null) {
+      return;
+    }
+    spec.getVolumeClaimPolicies().stream().filter(policy -> policy.getTemplates() != null)
+        .flatMap(policy -> policy.getTemplates().stream()).forEach(claim -> {
+          claim.setApiVersion(null);
+          claim.setKind(null);
+        });
   }
 
   private static Map<String, String> merged(Map<String, String> base, Map<String, String> additions) {

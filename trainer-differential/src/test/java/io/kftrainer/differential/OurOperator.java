@@ -1,0 +1,99 @@
+package io.kftrainer.differential;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfiguration;
+import io.kftrainer.lab.Lab;
+import io.kftrainer.lab.LabBinaries;
+import io.kftrainer.lab.LabPorts;
+import io.kftrainer.lab.LabProcess;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Our operator on a lab as {@code trainer.jar run} against the lab's admin kubeconfig (upstream's controller runs
+ * with the same rights): our CRDs ({@code manifests/crds}), our webhook configurations ({@code manifests/base}) with
+ * {@code clientConfig.url} at 127.0.0.1 and the lab's CA, the serving certificate in {@code --webhook-cert-dir}, and
+ * the manager's defaults otherwise.
+ */
+final class OurOperator implements AutoCloseable {
+
+  private final LabProcess process;
+
+  private OurOperator(LabProcess process) {
+    this.process = process;
+  }
+
+  static Path jar() {
+    return Path.of(System.getProperty("differential.operatorJar",
+        LabBinaries.projectDir().resolve("trainer-cli/target/trainer.jar").toString()));
+  }
+
+  static OurOperator start(Lab lab, Path work) throws Exception {
+    Path manifests = LabBinaries.projectDir().resolve("manifests");
+    for (String crd : List.of("trainjobs", "trainingruntimes", "clustertrainingruntimes", "optimizationjobs")) {
+      try (InputStream in = Files.newInputStream(manifests.resolve("crds/trainer.kubeflow.org_" + crd + ".yaml"))) {
+        lab.admin().load(in).serverSideApply();
+      }
+    }
+    for (String kind : List.of("TrainJob", "TrainingRuntime", "ClusterTrainingRuntime")) {
+      lab.awaitServed("trainer.kubeflow.org/v1alpha1", kind, Duration.ofSeconds(30));
+    }
+    int webhookPort = LabPorts.free();
+    int healthPort = LabPorts.free();
+    Path certs = work.resolve("certs");
+    Lab.writeCertDir(lab.issue(List.of("127.0.0.1")), certs);
+    // the heap the image gives it under the manifests' 1Gi limit (-XX:MaxRAMPercentage=75), and its exit on OOM
+    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+        .toString(), "-Xmx768m", "-XX:+ExitOnOutOfMemoryError", "-jar", jar().toString(), "run",
+        "--kubeconfig", lab.adminKubeconfig().toString(),
+        "--webhook-cert-dir", certs.toString(), "--webhook-port", Integer.toString(webhookPort),
+        "--health-port", Integer.toString(healthPort), "--metrics-port", Integer.toString(LabPorts.free()),
+        "--bind-address", "127.0.0.1", "--leader-elect", "false", "--plugins-dir", work.resolve("plugins")
+            .toString()));
+    LabProcess process = LabProcess.start("trainer", command, lab.logs().resolve("trainer.log"));
+    OurOperator operator = new OurOperator(process);
+    try {
+      String caBundle = Lab.base64(lab.caPem());
+      for (String file : List.of("mutating-webhook-configuration.yaml", "validating-webhook-configuration.yaml")) {
+        HasMetadata configuration;
+        try (InputStream in = Files.newInputStream(manifests.resolve("base").resolve(file))) {
+          configuration = lab.admin().load(in).items().get(0);
+        }
+        if (configuration instanceof MutatingWebhookConfiguration mutating) {
+          mutating.getWebhooks().forEach(w -> w.setClientConfig(Lab.atLoopback(w.getClientConfig(), webhookPort,
+              caBundle)));
+        } else if (configuration instanceof ValidatingWebhookConfiguration validating) {
+          validating.getWebhooks().forEach(w -> w.setClientConfig(Lab.atLoopback(w.getClientConfig(), webhookPort,
+              caBundle)));
+        }
+        lab.admin().resource(configuration).serverSideApply();
+      }
+      HttpClient http = HttpClient.newHttpClient();
+      Lab.await("our operator is ready", process, () -> http.send(
+          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + healthPort + "/readyz"))
+              .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200);
+    } catch (Exception | Error e) {
+      operator.close();
+      throw e;
+    }
+    return operator;
+  }
+
+  LabProcess process() {
+    return process;
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    process.close();
+  }
+}
