@@ -10,6 +10,7 @@ A case that needs the TrainJob's code to run (its logs, what it prints or report
 """
 
 import os
+import time
 import uuid
 
 import pytest
@@ -26,6 +27,25 @@ TARGET = os.environ.get("TRAINER_SDK_TARGET", "local")
 if TARGET not in ("local", "lab"):
     raise ValueError(f"TRAINER_SDK_TARGET is {TARGET!r}: local or lab")
 ON_LAB = TARGET == "lab"
+
+# how long kube-apiserver's RBAC authorizer may take to see a RoleBinding or ClusterRoleBinding written (its informer)
+RBAC_PROPAGATION = 30
+
+
+def eventually(check, timeout=RBAC_PROPAGATION, errors=(AssertionError, RuntimeError, k8s.ApiException)):
+    """check()'s result once it stops raising one of errors, or its last error after timeout seconds.
+
+    kube-apiserver authorizes from informers: a binding written a moment ago may not count yet (`local` applies it at
+    once)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return check()
+        except errors:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
+
 
 # kwok's annotation (the lab's pod-complete stage honours it): how long a Job's pod stays Running before it Succeeds
 KWOK_COMPLETION_DELAY = "pod-complete.stage.kwok.x-k8s.io/delay"

@@ -11,9 +11,10 @@ import sys
 import pytest
 import yaml
 from kubernetes import client as k8s
+from kubernetes import config as k8s_config
 from kubernetes.client.exceptions import ApiException
 
-from conftest import ON_LAB, TIMEOUT
+from conftest import ON_LAB, TIMEOUT, eventually
 from kubeflow.common.types import KubernetesBackendConfig
 from kubeflow.trainer import CustomTrainer, TrainerClient
 
@@ -50,7 +51,12 @@ def bound_user(api_client, kubeconfig, namespace, name, cluster_role, tmp_path_f
         subjects=[k8s.RbacV1Subject(kind="ServiceAccount", name=name, namespace=namespace)]))
     token = core.create_namespaced_service_account_token(name, namespace, k8s.AuthenticationV1TokenRequest(
         spec=k8s.V1TokenRequestSpec(audiences=[], expiration_seconds=3600))).status.token
-    return user_kubeconfig(kubeconfig, namespace, name, token, tmp_path_factory.mktemp(name) / "kubeconfig")
+    path = user_kubeconfig(kubeconfig, namespace, name, token, tmp_path_factory.mktemp(name) / "kubeconfig")
+    # both roles grant reading TrainJobs: the binding counts once that is allowed
+    as_user = k8s_config.new_client_from_config(config_file=path)
+    eventually(lambda: k8s.CustomObjectsApi(as_user).list_namespaced_custom_object(
+        "trainer.kubeflow.org", "v1alpha1", namespace, "trainjobs"))
+    return path
 
 
 @pytest.fixture(scope="module")
@@ -166,15 +172,20 @@ def test_without_the_grant_of_cluster_runtimes_list_runtimes_is_refused_as_upstr
     rbac = k8s.RbacAuthorizationV1Api(api_client)
     grant = rbac.read_cluster_role_binding("kubeflow-trainer-view-cluster-runtimes")
     rbac.delete_cluster_role_binding(grant.metadata.name)
-    try:
+
+    def refused():
         # kubeflow 0.5.0 says "Failed to list RuntimeKind.CLUSTER_TRAINING_RUNTIMEs" (the enum, not its value)
         with pytest.raises(RuntimeError, match="Failed to list .*CLUSTER_TRAINING_RUNTIME|ClusterTrainingRuntime") \
                 as error:
             editor.list_runtimes()
+        return error
+
+    try:
+        error = eventually(refused, errors=(pytest.fail.Exception,))
         assert 'cannot list resource \\"clustertrainingruntimes\\" in API group \\"trainer.kubeflow.org\\" at the ' \
                'cluster scope' in forbidden(error)
     finally:
         rbac.create_cluster_role_binding(k8s.V1ClusterRoleBinding(
             metadata=k8s.V1ObjectMeta(name=grant.metadata.name, labels=grant.metadata.labels),
             role_ref=grant.role_ref, subjects=grant.subjects))
-    assert "torch-distributed" in [r.name for r in editor.list_runtimes()]
+    assert "torch-distributed" in eventually(lambda: [r.name for r in editor.list_runtimes()])
