@@ -22,7 +22,10 @@ final class Normalize {
 
   /** What {@link #object} leaves out for being a listed difference (the table's introduction says so). */
   static final String DOCUMENTED = "the label `trainer.kubeflow.org/trainjob-name` of every child, the runtime "
-      + "snapshot ConfigMap's `data.runtime` and `immutable`, the Flux CurveZMQ Secret's `immutable`";
+      + "snapshot ConfigMap's `data.runtime` and `immutable`, the Flux CurveZMQ Secret's `immutable`, the TrainJob's "
+      + "`status.startTime` and `status.completionTime` (KEP-2899's, not in upstream v2.3)";
+  /** KEP-2899's TrainJob status fields, which upstream v2.3's controller does not write. */
+  private static final Set<String> STATUS_DOCUMENTED = Set.of("startTime", "completionTime");
   static final String TRAINJOB_NAME_LABEL = "trainer.kubeflow.org/trainjob-name";
 
   private Normalize() {
@@ -68,9 +71,12 @@ final class Normalize {
     return copy;
   }
 
-  /** A TrainJob's status without its timestamps. */
+  /** A TrainJob's status without its timestamps and {@link #STATUS_DOCUMENTED}. */
   static JsonNode status(JsonNode status) {
     JsonNode copy = status == null ? null : status.deepCopy();
+    if (copy instanceof ObjectNode object) {
+      STATUS_DOCUMENTED.forEach(object::remove);
+    }
     if (copy != null) {
       times(copy);
     }

@@ -108,7 +108,7 @@ class UpstreamDifferentialTest {
         TrainJob's last True conditions with their reasons, or the code of the refusal). A difference names what
         differs, upstream's value first: an admission answer, the TrainJob's conditions over its life, a path of its final status, or a path of
         a child object. Why each difference is there: [upstream-differences.md](upstream-differences.md). Left out
-        of every case for being listed there: """).append(Normalize.DOCUMENTED).append(".\n\n");
+        of every case for being listed there:\s""").append(Normalize.DOCUMENTED).append(".\n\n");
     md.append("| Case | Result |\n|---|---|\n");
     RESULTS.forEach((name, result) -> md.append("| ").append(name).append(" | ")
         .append(result.replace("|", "\\|").replace("\n", " ")).append(" |\n"));
