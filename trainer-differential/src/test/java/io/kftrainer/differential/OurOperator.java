@@ -1,17 +1,11 @@
 package io.kftrainer.differential;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
-import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfiguration;
 import io.kftrainer.lab.Lab;
 import io.kftrainer.lab.LabBinaries;
 import io.kftrainer.lab.LabPorts;
 import io.kftrainer.lab.LabProcess;
 import java.io.InputStream;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -40,9 +34,7 @@ final class OurOperator implements AutoCloseable {
   static OurOperator start(Lab lab, Path work) throws Exception {
     Path manifests = LabBinaries.projectDir().resolve("manifests");
     for (String crd : List.of("trainjobs", "trainingruntimes", "clustertrainingruntimes", "optimizationjobs")) {
-      try (InputStream in = Files.newInputStream(manifests.resolve("crds/trainer.kubeflow.org_" + crd + ".yaml"))) {
-        lab.admin().load(in).serverSideApply();
-      }
+      lab.applyFile(manifests.resolve("crds/trainer.kubeflow.org_" + crd + ".yaml"));
     }
     for (String kind : List.of("TrainJob", "TrainingRuntime", "ClusterTrainingRuntime")) {
       lab.awaitServed("trainer.kubeflow.org/v1alpha1", kind, Duration.ofSeconds(30));
@@ -62,25 +54,14 @@ final class OurOperator implements AutoCloseable {
     LabProcess process = LabProcess.start("trainer", command, lab.logs().resolve("trainer.log"));
     OurOperator operator = new OurOperator(process);
     try {
-      String caBundle = Lab.base64(lab.caPem());
+      List<HasMetadata> configurations = new ArrayList<>();
       for (String file : List.of("mutating-webhook-configuration.yaml", "validating-webhook-configuration.yaml")) {
-        HasMetadata configuration;
         try (InputStream in = Files.newInputStream(manifests.resolve("base").resolve(file))) {
-          configuration = lab.admin().load(in).items().get(0);
+          configurations.addAll(lab.admin().load(in).items());
         }
-        if (configuration instanceof MutatingWebhookConfiguration mutating) {
-          mutating.getWebhooks().forEach(w -> w.setClientConfig(Lab.atLoopback(w.getClientConfig(), webhookPort,
-              caBundle)));
-        } else if (configuration instanceof ValidatingWebhookConfiguration validating) {
-          validating.getWebhooks().forEach(w -> w.setClientConfig(Lab.atLoopback(w.getClientConfig(), webhookPort,
-              caBundle)));
-        }
-        lab.admin().resource(configuration).serverSideApply();
       }
-      HttpClient http = HttpClient.newHttpClient();
-      Lab.await("our operator is ready", process, () -> http.send(
-          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + healthPort + "/readyz"))
-              .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200);
+      lab.registerWebhooks(configurations, webhookPort);
+      Lab.awaitReady("our operator", process, healthPort);
     } catch (Exception | Error e) {
       operator.close();
       throw e;

@@ -11,9 +11,7 @@ import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.kubernetes.api.model.PersistentVolumeBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhook;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
-import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhook;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfiguration;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.WebhookClientConfig;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.WebhookClientConfigBuilder;
@@ -431,11 +429,7 @@ public final class Lab implements AutoCloseable {
    * certificate from the lab's CA.
    */
   private void startJobSet() throws Exception {
-    for (Path crd : List.of(binaries.data().resolve("jobset/jobset.x-k8s.io_jobsets.yaml"))) {
-      try (InputStream in = Files.newInputStream(crd)) {
-        admin.load(in).serverSideApply();
-      }
-    }
+    applyFile(binaries.data().resolve("jobset/jobset.x-k8s.io_jobsets.yaml"));
     int webhookPort = LabPorts.free();
     int healthPort = LabPorts.free();
     Path dir = Files.createDirectories(work.resolve("jobset"));
@@ -464,38 +458,63 @@ public final class Lab implements AutoCloseable {
     try (InputStream in = Files.newInputStream(binaries.data().resolve("jobset/webhooks.yaml"))) {
       webhooks = admin.load(in).items();
     }
-    String caBundle = base64(caPem());
     LabelSelector jobSetPods = new LabelSelectorBuilder().addNewMatchExpression()
         .withKey("jobset.sigs.k8s.io/jobset-name").withOperator("Exists").endMatchExpression().build();
     for (HasMetadata configuration : webhooks) {
       configuration.getMetadata().setName("jobset-" + configuration.getMetadata().getName());
       if (configuration instanceof MutatingWebhookConfiguration mutating) {
-        for (MutatingWebhook webhook : mutating.getWebhooks()) {
-          webhook.setClientConfig(atLoopback(webhook.getClientConfig(), webhookPort, caBundle));
-          if (webhook.getClientConfig().getUrl().endsWith("-v1-pod")) {
-            webhook.setObjectSelector(jobSetPods);
-          }
-        }
+        mutating.getWebhooks().stream().filter(webhook -> podWebhook(webhook.getClientConfig()))
+            .forEach(webhook -> webhook.setObjectSelector(jobSetPods));
       } else if (configuration instanceof ValidatingWebhookConfiguration validating) {
-        for (ValidatingWebhook webhook : validating.getWebhooks()) {
-          webhook.setClientConfig(atLoopback(webhook.getClientConfig(), webhookPort, caBundle));
-          if (webhook.getClientConfig().getUrl().endsWith("-v1-pod")) {
-            webhook.setObjectSelector(jobSetPods);
-          }
-        }
+        validating.getWebhooks().stream().filter(webhook -> podWebhook(webhook.getClientConfig()))
+            .forEach(webhook -> webhook.setObjectSelector(jobSetPods));
       }
-      admin.resource(configuration).serverSideApply();
     }
-    HttpClient http = HttpClient.newHttpClient();
-    await("the JobSet controller is ready", jobSet, () -> http.send(
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + healthPort + "/readyz"))
-            .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200);
+    registerWebhooks(webhooks, webhookPort);
+    awaitReady("the JobSet controller", jobSet, healthPort);
     await("discovery serves jobset.x-k8s.io/v1alpha2 JobSet", jobSet, () -> served("jobset.x-k8s.io/v1alpha2",
         "JobSet"));
   }
 
+  private static boolean podWebhook(WebhookClientConfig config) {
+    return config.getService() != null && config.getService().getPath().endsWith("-v1-pod");
+  }
+
+  /** Server-side applies the objects of a manifest file as the admin. */
+  public void applyFile(Path manifest) throws IOException {
+    try (InputStream in = Files.newInputStream(manifest)) {
+      admin.load(in).serverSideApply();
+    }
+  }
+
+  /**
+   * Applies admission webhook configurations with each webhook's Service path called at 127.0.0.1:{@code port},
+   * trusted with the lab's CA: how a controller running as a process of this machine serves its webhooks.
+   */
+  public void registerWebhooks(List<HasMetadata> configurations, int port) {
+    String caBundle = base64(caPem());
+    for (HasMetadata configuration : configurations) {
+      if (configuration instanceof MutatingWebhookConfiguration mutating) {
+        mutating.getWebhooks().forEach(webhook -> webhook.setClientConfig(atLoopback(webhook.getClientConfig(), port,
+            caBundle)));
+      } else if (configuration instanceof ValidatingWebhookConfiguration validating) {
+        validating.getWebhooks().forEach(webhook -> webhook.setClientConfig(atLoopback(webhook.getClientConfig(),
+            port, caBundle)));
+      }
+      admin.resource(configuration).serverSideApply();
+    }
+  }
+
+  /** Polls the process's {@code http://127.0.0.1:healthPort/readyz} until it answers 200. */
+  public static void awaitReady(String what, LabProcess process, int healthPort) {
+    HttpClient http = HttpClient.newHttpClient();
+    await(what + " is ready", process, () -> http.send(
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + healthPort + "/readyz"))
+            .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200);
+  }
+
   /** {@code service}'s path on 127.0.0.1:{@code port}, trusted with {@code caBundle} (base64 of a PEM). */
-  public static WebhookClientConfig atLoopback(WebhookClientConfig service, int port, String caBundle) {
+  private static WebhookClientConfig atLoopback(WebhookClientConfig service, int port, String caBundle) {
     return new WebhookClientConfigBuilder().withUrl("https://127.0.0.1:" + port + service.getService().getPath())
         .withCaBundle(caBundle).build();
   }

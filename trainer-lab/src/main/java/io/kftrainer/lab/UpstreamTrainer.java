@@ -3,16 +3,11 @@ package io.kftrainer.lab;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
-import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhook;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfiguration;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -63,10 +58,7 @@ public final class UpstreamTrainer implements AutoCloseable {
   public static UpstreamTrainer start(Lab lab, LabBinaries binaries, Path work) throws Exception {
     Path command = binary(binaries).orElseThrow(() -> new IllegalStateException(missingReason(binaries)));
     for (String crd : List.of("trainjobs", "trainingruntimes", "clustertrainingruntimes")) {
-      try (InputStream in = Files.newInputStream(binaries.data().resolve("upstream/trainer.kubeflow.org_" + crd
-          + ".yaml"))) {
-        lab.admin().load(in).serverSideApply();
-      }
+      lab.applyFile(binaries.data().resolve("upstream/trainer.kubeflow.org_" + crd + ".yaml"));
     }
     // the manager sets up its informers' indexes at start, and fails on a kind discovery does not serve yet
     for (String kind : List.of("TrainJob", "TrainingRuntime", "ClusterTrainingRuntime")) {
@@ -115,10 +107,7 @@ public final class UpstreamTrainer implements AutoCloseable {
     UpstreamTrainer trainer = new UpstreamTrainer(process, webhookPort);
     try {
       installWebhooks(lab, binaries, webhookPort);
-      HttpClient http = HttpClient.newHttpClient();
-      Lab.await("upstream's controller manager is ready", process, () -> http.send(
-          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + healthPort + "/readyz"))
-              .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200);
+      Lab.awaitReady("upstream's controller manager", process, healthPort);
     } catch (Exception | Error e) {
       trainer.close();
       throw e;
@@ -135,29 +124,19 @@ public final class UpstreamTrainer implements AutoCloseable {
     try (InputStream in = Files.newInputStream(binaries.data().resolve("upstream/webhooks.yaml"))) {
       configurations = lab.admin().load(in).items();
     }
-    String caBundle = Lab.base64(lab.caPem());
     LabelSelector notDisabled = new LabelSelectorBuilder().addNewMatchExpression()
         .withKey("trainer.kubeflow.org/webhook-validation").withOperator("NotIn").withValues("disabled")
         .endMatchExpression().build();
     for (HasMetadata configuration : configurations) {
       if (configuration instanceof MutatingWebhookConfiguration mutating) {
         mutating.getMetadata().setName(MUTATING);
-        for (MutatingWebhook webhook : mutating.getWebhooks()) {
-          webhook.setClientConfig(Lab.atLoopback(webhook.getClientConfig(), port, caBundle));
-        }
       } else if (configuration instanceof ValidatingWebhookConfiguration validating) {
         validating.getMetadata().setName(VALIDATING);
-        for (int i = 0; i < validating.getWebhooks().size(); i++) {
-          var webhook = validating.getWebhooks().get(i);
-          webhook.setClientConfig(Lab.atLoopback(webhook.getClientConfig(), port, caBundle));
-          // the runtimes' validators (the first two) skip objects labelled webhook-validation: disabled
-          if (i < 2) {
-            webhook.setObjectSelector(notDisabled);
-          }
-        }
+        // the runtimes' validators (the first two) skip objects labelled webhook-validation: disabled
+        validating.getWebhooks().stream().limit(2).forEach(webhook -> webhook.setObjectSelector(notDisabled));
       }
-      lab.admin().resource(configuration).serverSideApply();
     }
+    lab.registerWebhooks(configurations, port);
   }
 
   /**

@@ -123,7 +123,7 @@ final class TrainJobProgress implements ResourceEventHandler<TrainJob> {
    * {@code trainjob default/x: restart 1/3 after x-node-0-1-7nd7v on trainer-local failed: exit code 137}.
    */
   void restarted(TrainJob trainJob, int restart, int maxRestarts, Optional<JobSetRestarts.PodFailure> failure) {
-    out.accept(prefix(trainJob) + "restart " + restart + (maxRestarts > 0 ? "/" + maxRestarts : "") + " after "
+    out.accept(prefix(trainJob) + JobSetRestarts.counted(restart, maxRestarts) + " after "
         + failure.map(f -> f.pod() + (f.node() == null ? "" : " on " + f.node()) + " failed: " + f.reason())
             .orElse("a failure (its pod was not seen)"));
   }

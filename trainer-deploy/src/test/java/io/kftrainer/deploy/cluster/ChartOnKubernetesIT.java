@@ -166,13 +166,7 @@ class ChartOnKubernetesIT {
     long start = System.nanoTime();
     operator = OperatorPod.start(lab, root, image.config(), NAMESPACE, DEPLOYMENT,
         "kubeflow-trainer-controller-manager-6b7f9-lab01", work);
-    HttpClient http = HttpClient.newHttpClient();
-    await("the operator's /readyz answers 200").atMost(READY_TIMEOUT).pollInterval(Duration.ofMillis(200))
-        .ignoreExceptions().until(() -> {
-          assertThat(operator.isAlive()).as("the operator runs; its log:\n%s", log()).isTrue();
-          return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + healthPort + "/readyz")).build(),
-              HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
-        });
+    OperatorPod.awaitReady("the operator's /readyz answers 200", operator, healthPort, READY_TIMEOUT);
     System.out.printf("Operator on Kubernetes %s: ready %.1f s after its container started%n",
         lab.versions().get("kubernetes"), (System.nanoTime() - start) / 1e9);
 
@@ -1200,14 +1194,8 @@ class ChartOnKubernetesIT {
 
     certManaged = OperatorPod.start(lab, work.resolve("rootfs"), image.config(), NAMESPACE, DEPLOYMENT,
         "kubeflow-trainer-controller-manager-6b7f9-lab03", work);
-    HttpClient http = HttpClient.newHttpClient();
-    await("the manager with cert-manager's certificate is ready").atMost(READY_TIMEOUT)
-        .pollInterval(Duration.ofMillis(200)).ignoreExceptions().until(() -> {
-          assertThat(certManaged.isAlive()).as("the manager runs; its log:\n%s", Files.readString(certManaged.log()))
-              .isTrue();
-          return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + healthPort + "/readyz")).build(),
-              HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
-        });
+    OperatorPod.awaitReady("the manager with cert-manager's certificate is ready", certManaged, healthPort,
+        READY_TIMEOUT);
     await("kube-apiserver calls the webhooks with the injected CA").atMost(Duration.ofSeconds(30))
         .pollInterval(Duration.ofMillis(200)).until(() -> kubectl("create", "--dry-run=server", "-n", EXAMPLES,
             "-f", "-").withInput("""

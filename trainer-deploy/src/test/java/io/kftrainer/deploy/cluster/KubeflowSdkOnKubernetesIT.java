@@ -1,6 +1,5 @@
 package io.kftrainer.deploy.cluster;
 
-import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -14,10 +13,6 @@ import io.kftrainer.lab.LabBinaries;
 import io.kftrainer.lab.LabPorts;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -114,14 +109,7 @@ class KubeflowSdkOnKubernetesIT {
 
       try (BwrapContainer operator = OperatorPod.start(lab, root, image.config(), NAMESPACE, DEPLOYMENT,
           "kubeflow-trainer-controller-manager-6b7f9-sdk01", work)) {
-        HttpClient http = HttpClient.newHttpClient();
-        await("the operator's /readyz answers 200").atMost(READY_TIMEOUT).pollInterval(Duration.ofMillis(200))
-            .ignoreExceptions().until(() -> {
-              assertThat(operator.isAlive()).as("the operator runs; its log:\n%s", Files.readString(operator.log()))
-                  .isTrue();
-              return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + healthPort + "/readyz"))
-                  .build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
-            });
+        OperatorPod.awaitReady("the operator's /readyz answers 200", operator, healthPort, READY_TIMEOUT);
         // kube-apiserver reads webhook configurations from an informer: wait until it calls ours with the CA bundle
         // the operator published (as ChartOnKubernetesIT does), so the SDK's first train() is not refused by x509
         String kubectl = Tools.kubectl();

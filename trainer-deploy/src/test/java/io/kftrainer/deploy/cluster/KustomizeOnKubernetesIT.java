@@ -18,10 +18,6 @@ import io.kftrainer.lab.LabBinaries;
 import io.kftrainer.lab.LabPorts;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -70,13 +66,7 @@ class KustomizeOnKubernetesIT {
 
     operator = OperatorPod.start(lab, root, image.config(), NAMESPACE, "kubeflow-trainer-controller-manager",
         "kubeflow-trainer-controller-manager-5c8d7-kust1", work);
-    HttpClient http = HttpClient.newHttpClient();
-    await("the operator's /readyz").atMost(TIMEOUT).pollInterval(Duration.ofMillis(200)).ignoreExceptions()
-        .until(() -> {
-          assertThat(operator.isAlive()).as("the operator runs; its log:\n%s", log()).isTrue();
-          return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + healthPort + "/readyz")).build(),
-              HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
-        });
+    OperatorPod.awaitReady("the operator's /readyz", operator, healthPort, TIMEOUT);
   }
 
   /**

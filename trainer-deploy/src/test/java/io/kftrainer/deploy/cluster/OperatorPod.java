@@ -1,5 +1,8 @@
 package io.kftrainer.deploy.cluster;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -13,6 +16,10 @@ import io.kftrainer.deploy.image.BwrapContainer;
 import io.kftrainer.deploy.image.ImageConfig;
 import io.kftrainer.lab.Lab;
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,6 +45,19 @@ final class OperatorPod {
   static final String SERVICE_ACCOUNT_DIR = "/var/run/secrets/kubernetes.io/serviceaccount";
 
   private OperatorPod() {
+  }
+
+  /**
+   * Waits until the pod's {@code http://127.0.0.1:healthPort/readyz} answers 200; fails with its log as soon as it
+   * exits.
+   */
+  static void awaitReady(String what, BwrapContainer pod, int healthPort, Duration timeout) {
+    HttpClient http = HttpClient.newHttpClient();
+    await(what).atMost(timeout).pollInterval(Duration.ofMillis(200)).ignoreExceptions().until(() -> {
+      assertThat(pod.isAlive()).as("the operator runs; its log:\n%s", Files.readString(pod.log())).isTrue();
+      return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + healthPort + "/readyz")).build(),
+          HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+    });
   }
 
   /** Starts pod {@code podName} of Deployment {@code namespace/name} from the image unpacked at {@code root}. */

@@ -38,10 +38,6 @@ final class PostExecution {
     this.createdCondition = conditions == StatusConditions.WITH_CREATED;
   }
 
-  PostExecutionResult run(StatusContext context, BuildOutcome outcome, Instant now, PluginCalls.Session session) {
-    return run(context, outcome, now, session, null);
-  }
-
   /** @param runPolicy the runtime's defaults, or null */
   PostExecutionResult run(StatusContext context, BuildOutcome outcome, Instant now, PluginCalls.Session session,
       RunPolicy runPolicy) {

@@ -11,10 +11,13 @@ import org.slf4j.LoggerFactory;
 /**
  * Gives up the leader-election Lease when a leader stops, as controller-runtime does with
  * {@code LeaderElectionReleaseOnCancel} (which upstream's manager sets): the holder is cleared and the duration set to
- * 1 s, so that another replica takes it at its next retry instead of waiting out the whole lease duration. JOSDK
- * 5.2 cancels its elector without releasing (fabric8's {@code releaseOnCancel} is not reachable from its
+ * 1 s, so that a standby takes it at once ({@link LeaseTakeover}) instead of waiting out the whole lease duration.
+ * JOSDK 5.2 cancels its elector without releasing (fabric8's {@code releaseOnCancel} is not reachable from its
  * configuration), so the operator does it once its controllers have stopped. The Lease is written only when this
  * process still holds it, with its resourceVersion: a replica that took it meanwhile keeps it.
+ *
+ * <p>A full update, not fabric8's {@code LeaseLock} (which {@link LeaseTakeover} writes with): the lock's merge patch
+ * leaves out a null {@code holderIdentity}, so it cannot clear the holder.
  */
 final class LeaseRelease {
 

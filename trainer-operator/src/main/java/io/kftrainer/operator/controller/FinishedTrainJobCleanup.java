@@ -9,6 +9,7 @@ import io.kftrainer.api.v1alpha1.RunPolicy;
 import io.kftrainer.api.v1alpha1.TrainJob;
 import io.kftrainer.api.v1alpha1.TrainJobStatus;
 import io.kftrainer.api.v1alpha1.TrainerConstants;
+import io.kftrainer.framework.runner.Conditions;
 import java.net.HttpURLConnection;
 import java.time.Duration;
 import java.time.Instant;
@@ -16,6 +17,7 @@ import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -122,12 +124,10 @@ final class FinishedTrainJobCleanup {
 
   /** The {@code lastTransitionTime} of the true {@code Complete} or {@code Failed} condition. */
   static Optional<Instant> finishedAt(TrainJobStatus status) {
-    List<Condition> conditions = status == null || status.getConditions() == null ? List.of()
-        : status.getConditions();
-    return conditions.stream()
-        .filter(c -> TrainerConstants.CONDITION_COMPLETE.equals(c.getType())
-            || TrainerConstants.CONDITION_FAILED.equals(c.getType()))
-        .filter(c -> "True".equals(c.getStatus()) && c.getLastTransitionTime() != null)
+    List<Condition> conditions = status == null ? null : status.getConditions();
+    return Stream.of(TrainerConstants.CONDITION_COMPLETE, TrainerConstants.CONDITION_FAILED)
+        .flatMap(type -> Conditions.find(conditions, type).stream())
+        .filter(c -> Conditions.TRUE.equals(c.getStatus()) && c.getLastTransitionTime() != null)
         .map(c -> OffsetDateTime.parse(c.getLastTransitionTime()).toInstant())
         .findFirst();
   }

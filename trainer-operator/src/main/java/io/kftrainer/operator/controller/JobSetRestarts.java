@@ -136,7 +136,7 @@ public final class JobSetRestarts {
     List<String> messages = new ArrayList<>();
     for (int restart = reported + 1; restart <= restarts; restart++) {
       Optional<PodFailure> failure = failure(jobSet.get(), restart - 1);
-      String message = "restart " + restart + (maxRestarts > 0 ? "/" + maxRestarts : "") + " after "
+      String message = counted(restart, maxRestarts) + " after "
           + failure.map(PodFailure::describe).orElse("a failure of attempt " + (restart - 1)
               + " (its failed pod was not seen)");
       messages.add(message);
@@ -187,6 +187,11 @@ public final class JobSetRestarts {
           jobSet.getMetadata().getName(), e);
     }
     return failure(jobSet.getMetadata().getUid(), attempt);
+  }
+
+  /** {@code restart 1/3}, or {@code restart 1} without a {@code maxRestarts}: how every restart line begins. */
+  public static String counted(int restart, int maxRestarts) {
+    return "restart " + restart + (maxRestarts > 0 ? "/" + maxRestarts : "");
   }
 
   Optional<PodFailure> failure(String jobSetUid, int attempt) {

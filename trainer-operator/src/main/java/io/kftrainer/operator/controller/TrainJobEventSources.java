@@ -84,13 +84,9 @@ public final class TrainJobEventSources {
     return kinds.stream().<Class<? extends HasMetadata>>map(WatchedKind::type).toList();
   }
 
-  /** The informers, registered with the lookup; called once by JOSDK through the reconciler. */
-  List<EventSource<?, TrainJob>> create(EventSourceContext<TrainJob> context) {
-    return create(context, pod -> true);
-  }
-
   /**
-   * The informers, plus one of the failed pods of JobSets (label {@value JobSetRestarts#JOBSET_NAME_LABEL}, field
+   * The informers, registered with the lookup (called once by JOSDK through the reconciler), plus one of the failed
+   * pods of JobSets (label {@value JobSetRestarts#JOBSET_NAME_LABEL}, field
    * {@code status.phase=Failed}), each of whose events is handed to {@code failedPods}; it requeues nothing (a
    * restart shows in the JobSet's status, which does).
    */

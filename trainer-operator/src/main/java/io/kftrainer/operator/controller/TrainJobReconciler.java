@@ -31,7 +31,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -146,28 +145,30 @@ public final class TrainJobReconciler implements Reconciler<TrainJob> {
     if (!isManagedHere(trainJob)) {
       return UpdateControl.noUpdate();
     }
-    AtomicReference<RunPolicy> runPolicy = new AtomicReference<>();
-    BuildOutcome outcome;
-    if (PhaseRunner.isFinished(trainJob)) {
-      outcome = BuildOutcome.finished();
-      runPolicy.set(snapshotRunPolicy(trainJob));
-    } else {
-      outcome = reconcileChildren(trainJob, runtime -> runPolicy.set(runtime.spec().getRunPolicy()));
-    }
-    PostExecutionResult result = reportStatus(trainJob, outcome, context, runPolicy.get());
+    Built built = PhaseRunner.isFinished(trainJob) ? new Built(BuildOutcome.finished(), finishedRunPolicy(trainJob))
+        : reconcileChildren(trainJob);
+    PostExecutionResult result = reportStatus(trainJob, built.outcome(), context, built.runPolicy());
     restarts.report(trainJob, cache.get(JobSet.class, trainJob.getMetadata().getNamespace(),
         trainJob.getMetadata().getName()), context);
-    Optional<Duration> ttl = cleanup.check(trainJob, result.status(), runPolicy.get(), clock.instant());
+    Optional<Duration> ttl = cleanup.check(trainJob, result.status(), built.runPolicy(), clock.instant());
     return Stream.of(result.requeueAfter(), ttl).flatMap(Optional::stream).min(Comparator.naturalOrder())
         .map(after -> UpdateControl.<TrainJob>noUpdate().rescheduleAfter(after))
         .orElseGet(UpdateControl::noUpdate);
   }
 
+  /** What a reconcile's build left: its outcome, and the runtime's {@code runPolicy} (null without one). */
+  private record Built(BuildOutcome outcome, RunPolicy runPolicy) {
+  }
+
   /**
-   * The {@code runPolicy} of a finished TrainJob's runtime snapshot; null when it has none, or none that can be
-   * read (a finished TrainJob is not built again, so a broken snapshot is not worth a failed reconcile).
+   * The {@code runPolicy} a finished TrainJob still needs: its runtime snapshot's, for the TTL, unless the TrainJob
+   * sets its own (the deadline is over); null when there is none, or none that can be read (a finished TrainJob is
+   * not built again, so a broken snapshot is not worth a failed reconcile).
    */
-  private RunPolicy snapshotRunPolicy(TrainJob trainJob) {
+  private RunPolicy finishedRunPolicy(TrainJob trainJob) {
+    if (trainJob.getSpec().getTtlSecondsAfterFinished() != null) {
+      return null;
+    }
     try {
       return snapshots.find(trainJob).map(runtime -> runtime.spec().getRunPolicy()).orElse(null);
     } catch (RuntimeException e) {
@@ -206,34 +207,35 @@ public final class TrainJobReconciler implements Reconciler<TrainJob> {
    *
    * @throws BuildFailedException if a plugin, the runtime snapshot or the API server failed the build
    */
-  private BuildOutcome reconcileChildren(TrainJob trainJob, Consumer<RuntimeSource> found) {
+  private Built reconcileChildren(TrainJob trainJob) {
     List<HasMetadata> created = new ArrayList<>();
-    RunPolicy runPolicy = null;
+    Optional<RuntimeSource> runtime = Optional.empty();
     try {
-      Optional<RuntimeSource> runtime = runtimeOf(trainJob, created::add);
-      runtime.ifPresent(found);
-      if (runtime.isPresent()) {
-        runPolicy = runtime.get().spec().getRunPolicy();
-      }
+      runtime = runtimeOf(trainJob, created::add);
       if (runtime.isEmpty()) {
         FieldError missing = RuntimeKey.of(trainJob).notFound();
-        return BuildOutcome.runtimeUnavailable(TrainerConstants.REASON_TRAINING_RUNTIME_NOT_SUPPORTED,
-            missing.field() + ": " + missing.message());
+        return new Built(BuildOutcome.runtimeUnavailable(TrainerConstants.REASON_TRAINING_RUNTIME_NOT_SUPPORTED,
+            missing.field() + ": " + missing.message()), null);
       }
       children.applyAll(runner.runBuild(runtime.get(), trainJob, cache), created::add);
       failures.succeeded(trainJob);
-      return BuildOutcome.created();
+      return new Built(BuildOutcome.created(), runPolicy(runtime));
     } catch (UnsupportedRuntimeException e) {
-      return BuildOutcome.runtimeUnavailable(TrainerConstants.REASON_TRAINING_RUNTIME_NOT_SUPPORTED, e.getMessage());
+      return new Built(BuildOutcome.runtimeUnavailable(TrainerConstants.REASON_TRAINING_RUNTIME_NOT_SUPPORTED,
+          e.getMessage()), runPolicy(runtime));
     } catch (PluginException | RuntimeSnapshotException | ChildApplyException | KubernetesClientException e) {
       String error = EventMessages.of(e.getMessage());
       failures.failed(trainJob, error, e);
       events.resourcesFailed(trainJob, error);
-      throw new BuildFailedException(new BuildOutcome.BuildFailed(reasonOf(e), error), runPolicy);
+      throw new BuildFailedException(new BuildOutcome.BuildFailed(reasonOf(e), error), runPolicy(runtime));
     } finally {
       // what was created before an apply failed exists too
       tell(trainJob, created);
     }
+  }
+
+  private static RunPolicy runPolicy(Optional<RuntimeSource> runtime) {
+    return runtime.map(found -> found.spec().getRunPolicy()).orElse(null);
   }
 
   private void tell(TrainJob trainJob, List<HasMetadata> created) {
