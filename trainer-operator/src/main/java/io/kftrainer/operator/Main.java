@@ -3,6 +3,7 @@ package io.kftrainer.operator;
 import io.kftrainer.framework.runner.LinkageErrors;
 import io.kftrainer.webhook.HttpServerNoDelay;
 import io.kftrainer.operator.command.ErrorHandler;
+import io.kftrainer.operator.command.InstallRuntimesCommand;
 import io.kftrainer.operator.command.RunCommand;
 import io.kftrainer.operator.command.Streams;
 import io.kftrainer.operator.command.VersionProvider;
@@ -17,8 +18,9 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * The {@code trainer-operator} executable of the operator image: {@code run} only. The {@code trainer} command line
- * ({@code io.kftrainer.cli.TrainerCli}) adds its own commands to this tree.
+ * The {@code trainer-operator} executable of the operator image: {@code run}, and {@code install-runtimes} for the
+ * chart's installer Job. The {@code trainer} command line ({@code io.kftrainer.cli.TrainerCli}) builds its own tree
+ * with {@link #tree(Streams, List)}.
  *
  * <p>Every subcommand is registered in {@link #commandLine(Streams)}, which takes the standard streams as
  * arguments so that tests drive the real commands in process. Exit codes: 0 success, 1 failure (invalid input,
@@ -67,6 +69,7 @@ public final class Main implements Runnable {
   public static CommandLine commandLine(Streams streams, Object... moreSubcommands) {
     List<Object> subcommands = new ArrayList<>();
     subcommands.add(new RunCommand());
+    subcommands.add(new InstallRuntimesCommand());
     subcommands.addAll(List.of(moreSubcommands));
     return tree(streams, subcommands);
   }
