@@ -194,6 +194,62 @@ JAVA_TOOL_OPTIONS in manager.env would replace the image's (its class-data archi
       $r.torchtuneDistributed.llama3_2_3B.enabled $r.torchtuneDistributed.qwen2_5_1_5B.enabled }}true{{ end }}
 {{- end }}
 
+{{/*
+The default runtimes switched on (manifests/runtimes, copied to files/runtimes), with their labels and images: a
+YAML list, read with fromYamlArray.
+*/}}
+{{- define "trainer.runtimes" -}}
+{{- $all := list }}
+{{- $runtimes := list
+      (list "torch-distributed" .Values.runtimes.torchDistributed.enabled dict)
+      (list "deepspeed-distributed" .Values.runtimes.deepspeedDistributed.enabled .Values.runtimes.deepspeedDistributed.image)
+      (list "mlx-distributed" .Values.runtimes.mlxDistributed.enabled .Values.runtimes.mlxDistributed.image)
+      (list "jax-distributed" .Values.runtimes.jaxDistributed.enabled dict)
+      (list "xgboost-distributed" .Values.runtimes.xgboostDistributed.enabled .Values.runtimes.xgboostDistributed.image)
+      (list "torchtune-llama3.2-1b" .Values.runtimes.torchtuneDistributed.llama3_2_1B.enabled .Values.runtimes.torchtuneDistributed.image)
+      (list "torchtune-llama3.2-3b" .Values.runtimes.torchtuneDistributed.llama3_2_3B.enabled .Values.runtimes.torchtuneDistributed.image)
+      (list "torchtune-qwen2.5-1.5b" .Values.runtimes.torchtuneDistributed.qwen2_5_1_5B.enabled .Values.runtimes.torchtuneDistributed.image) }}
+{{- range $runtimes }}
+{{- $name := index . 0 }}
+{{- $image := index . 2 }}
+{{- if or (index . 1) $.Values.runtimes.defaultEnabled }}
+{{- $text := $.Files.Get (printf "files/runtimes/%s.yaml" $name) }}
+{{- if $image.repository }}
+{{- /* the image of the shipped runtime (the last path segment of the repository names it), replaced */ -}}
+{{- $shipped := regexFind (printf "[^\\s\"']*/%s:[A-Za-z0-9._-]+" (base $image.repository)) $text }}
+{{- if $shipped }}
+{{- $tag := $image.tag | default (regexReplaceAll "^.*:" $shipped "") }}
+{{- $wanted := printf "%s:%s" (ternary (printf "%s/%s" $image.registry $image.repository) $image.repository (ne $image.registry "")) $tag }}
+{{- $text = replace $shipped $wanted $text }}
+{{- end }}
+{{- end }}
+{{- $runtime := fromYaml $text }}
+{{- $labels := merge (dict) ($runtime.metadata.labels | default dict) $.Values.runtimes.commonLabels (include "trainer.labels" $ | fromYaml) }}
+{{- $_ := set $runtime.metadata "labels" $labels }}
+{{- $all = append $all $runtime }}
+{{- end }}
+{{- end }}
+{{- toYaml $all }}
+{{- end }}
+
+{{/*
+The installer's image: the operator's (its `install-runtimes` command), unless runtimes.installer.image names another
+repository than upstream's alpine, a mirror of the operator's image.
+*/}}
+{{- define "trainer.runtimes.installer.image" -}}
+{{- $image := .Values.runtimes.installer.image }}
+{{- if or (not $image.repository) (eq $image.repository "alpine") }}
+{{- include "trainer.image" . }}
+{{- else }}
+{{- $tag := $image.tag | default .Chart.AppVersion }}
+{{- if $image.registry }}
+{{- printf "%s/%s:%s" $image.registry $image.repository $tag }}
+{{- else }}
+{{- printf "%s:%s" $image.repository $tag }}
+{{- end }}
+{{- end }}
+{{- end }}
+
 {{/* ---- webhook certificates from cert-manager ---------------------------------------------------------------- */}}
 
 {{- define "trainer.webhook.certificate.name" -}}

@@ -53,7 +53,9 @@ class ChartMatchesManifestsTest {
       copy(Deploy.manifests().resolve("crds"), Deploy.chart().resolve("files/crds"), "trainer.kubeflow.org_");
       copy(Deploy.manifests().resolve("runtimes"), Deploy.chart().resolve("files/runtimes"), "");
     }
-    chart = Renders.chart("--set", "runtimes.defaultEnabled=true");
+    // as an upgrade renders it, the runtimes' kind served: the runtimes are objects of the release, no installer Job
+    chart = Renders.chart("--set", "runtimes.defaultEnabled=true",
+        "--api-versions=trainer.kubeflow.org/v1alpha1/ClusterTrainingRuntime");
     manifests = Renders.kustomize("base");
   }
 

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kftrainer.deploy.Deploy;
@@ -16,12 +17,16 @@ import io.kftrainer.deploy.Tools;
 import io.kftrainer.deploy.image.ApiServerProcess;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -34,10 +39,10 @@ import org.junit.jupiter.api.TestMethodOrder;
 /**
  * {@code helm install}, {@code upgrade} and {@code uninstall} of the chart (the real helm; skipped without it)
  * against {@code trainer.jar apiserver --empty}, an API server with nothing installed: every object of the release
- * (its hooks, the runtimes, included) is accepted and stored, the custom resources validated against the CRDs the
- * same release installs; a changed value reaches the Deployment; the runtimes, a hook of the install that brings
- * their CRD, are adopted in place by the first upgrade (same uid: never deleted) and are ordinary objects of the
- * release from then on; after uninstall nothing is left, the runtimes included when the CRDs are not the release's;
+ * is accepted and stored, the custom resources validated against the CRDs the same release installs; a changed value
+ * reaches the Deployment; the runtimes, applied by the installer Job at the install that brings their CRD (its pod
+ * run here by the test), are adopted in place by the first upgrade (same uid: never deleted) and are ordinary objects
+ * of the release from then on; after uninstall nothing is left, the runtimes included when the CRDs are not the release's;
  * bad values fail before anything is created. No operator runs: the release is what is tried, not the manager.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -72,27 +77,55 @@ class HelmInstallTest {
 
   @Test
   @Order(1)
-  void installsEveryObjectOfTheRelease() throws IOException {
-    helm("install", RELEASE, Deploy.chart().toString(), "-n", NAMESPACE, "--create-namespace",
-        "--set", "runtimes.defaultEnabled=true").success();
+  void installsEveryObjectOfTheRelease() throws Exception {
+    CompletableFuture<Tools.Result> install = CompletableFuture.supplyAsync(() -> helmUnchecked("install", RELEASE,
+        Deploy.chart().toString(), "-n", NAMESPACE, "--create-namespace", "--set", "runtimes.defaultEnabled=true"));
+    runTheInstallerJob(install);
+    install.get().success();
 
     installed = releaseObjects();
     assertThat(installed).extracting(HasMetadata::getKind).contains("CustomResourceDefinition", "Deployment",
         "Service", "ConfigMap", "ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding", "ServiceAccount",
-        "Secret", "ValidatingWebhookConfiguration", "MutatingWebhookConfiguration", "ClusterTrainingRuntime");
-    assertThat(installed.stream().filter(o -> o.getKind().equals("ClusterTrainingRuntime"))).hasSize(8);
+        "Secret", "ValidatingWebhookConfiguration", "MutatingWebhookConfiguration");
     for (HasMetadata object : installed) {
       assertThat(stored(object)).as(object.getKind() + " " + object.getMetadata().getName()).isNotNull();
     }
     assertThat(helm("status", RELEASE, "-n", NAMESPACE).success()).contains("STATUS: deployed");
-    // the kind was not served when helm mapped the release: the runtimes are its post-install hook, carrying the
-    // release's ownership metadata for the next upgrade to adopt them
-    assertThat(Rendered.parse(helm("get", "hooks", RELEASE, "-n", NAMESPACE).success())
-        .ofKind("ClusterTrainingRuntime")).hasSize(8);
-    runtimeUids = runtimeUids();
-    assertThat(runtimes()).allSatisfy(runtime -> assertThat(runtime.getMetadata().getAnnotations())
+    // the kind was not served when helm mapped the release: the installer Job applied the runtimes, with the
+    // release's ownership metadata for the next upgrade to adopt them; the installer's objects are gone
+    Rendered hooks = Rendered.parse(helm("get", "hooks", RELEASE, "-n", NAMESPACE).success());
+    assertThat(hooks.ofKind("Job")).hasSize(1);
+    assertThat(hooks.objects()).allSatisfy(hook -> assertThat(stored(hook)).as(hook.getKind()).isNull());
+    assertThat(runtimes()).hasSize(8).allSatisfy(runtime -> assertThat(runtime.getMetadata().getAnnotations())
         .containsEntry("meta.helm.sh/release-name", RELEASE).containsEntry("meta.helm.sh/release-namespace",
             NAMESPACE));
+    runtimeUids = runtimeUids();
+  }
+
+  /**
+   * Plays the kubelet and the Job controller for the installer Job of {@code install} (this API server runs no
+   * pods): its pod's command ({@code trainer-operator install-runtimes}) on its ConfigMap's files, then the Job's
+   * success, which helm waits for.
+   */
+  private static void runTheInstallerJob(CompletableFuture<Tools.Result> install) throws IOException {
+    String name = RELEASE + "-runtimes-installer";
+    await("helm creates the installer Job").atMost(Duration.ofMinutes(2)).until(() -> install.isDone()
+        || client.batch().v1().jobs().inNamespace(NAMESPACE).withName(name).get() != null);
+    assertThat(install).as("helm waits for the installer Job").isNotDone();
+    Path files = Files.createDirectories(Deploy.workDir("helm-install-installer"));
+    for (Map.Entry<String, String> file : client.configMaps().inNamespace(NAMESPACE).withName(name).require()
+        .getData().entrySet()) {
+      Files.writeString(files.resolve(file.getKey()), file.getValue());
+    }
+    String installer = Tools.run(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+        Deploy.trainerJar().toString(), "io.kftrainer.operator.Main", "install-runtimes", "--dir", files.toString(),
+        "--kubeconfig", server.kubeconfig().toString()), null).success();
+    assertThat(installer).contains("ClusterTrainingRuntime torch-distributed applied");
+    Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+    client.batch().v1().jobs().inNamespace(NAMESPACE).withName(name).editStatus(job -> new JobBuilder(job)
+        .editOrNewStatus().withSucceeded(1).withStartTime(now.toString()).withCompletionTime(now.toString())
+        .addNewCondition().withType("SuccessCriteriaMet").withStatus("True").endCondition()
+        .addNewCondition().withType("Complete").withStatus("True").endCondition().endStatus().build());
   }
 
   @Test
@@ -221,11 +254,14 @@ class HelmInstallTest {
     assertThat(client.apiextensions().v1().customResourceDefinitions().list().getItems()).isEmpty();
   }
 
-  /** The objects of the release as helm recorded them: its manifest and its hooks. */
+  /** The objects of the release as helm recorded them: its manifest and the hooks it keeps. */
   private static List<HasMetadata> releaseObjects() throws IOException {
     List<HasMetadata> objects = new ArrayList<>(Rendered.parse(helm("get", "manifest", RELEASE, "-n", NAMESPACE)
         .success()).objects());
-    objects.addAll(Rendered.parse(helm("get", "hooks", RELEASE, "-n", NAMESPACE).success()).objects());
+    Rendered.parse(helm("get", "hooks", RELEASE, "-n", NAMESPACE).success()).objects().stream()
+        .filter(hook -> !hook.getMetadata().getAnnotations().getOrDefault("helm.sh/hook-delete-policy", "")
+            .contains("hook-succeeded"))
+        .forEach(objects::add);
     return objects;
   }
 
@@ -248,6 +284,14 @@ class HelmInstallTest {
           : resources.inNamespace(namespace).withName(object.getMetadata().getName()).get();
     } catch (RuntimeException e) {
       return null; // the kind is gone (its CRD deleted): so is the object
+    }
+  }
+
+  private static Tools.Result helmUnchecked(String... args) {
+    try {
+      return helm(args);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 

@@ -5,10 +5,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.LocalObjectReference;
+import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.fabric8.kubernetes.api.model.Toleration;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.kftrainer.deploy.Deploy;
 import io.kftrainer.deploy.Rendered;
 import io.kftrainer.deploy.Renders;
@@ -39,6 +46,8 @@ class HelmTemplateTest {
   private static final boolean UPDATE = Boolean.getBoolean("trainer.updateGolden");
   /** Renders the runtimes alone (faster than the 750 kB of CRDs each time). */
   private static final String RUNTIMES_ONLY = "--show-only=templates/runtimes.yaml";
+  /** A cluster that serves the runtimes' kind: every upgrade, an install with the CRDs applied beforehand. */
+  private static final String SERVED = "--api-versions=trainer.kubeflow.org/v1alpha1/ClusterTrainingRuntime";
   private static final Pattern CRD = Pattern.compile("(?s)^# Source: kubeflow-trainer/templates/crds.yaml\n.*");
 
   @ParameterizedTest(name = "{0} values")
@@ -126,7 +135,7 @@ class HelmTemplateTest {
         "Values of upstream's chart accepted with no effect here",
         "jobset.install: this chart does not install JobSet", "dataCache.*: this chart installs neither",
         "image.repository: upstream's manager image (kubeflow/trainer/trainer-controller-manager) cannot run",
-        "runtimes.installer.*: no installer Job runs");
+        "runtimes.installer.image: upstream's installer image (alpine, which installs kubectl) is not used");
     String ours = Tools.helm("install", Renders.RELEASE, Deploy.chart().toString(), "-n", Renders.NAMESPACE,
         "--dry-run=client").success();
     assertThat(ours.substring(ours.indexOf("NOTES:"))).doesNotContain("accepted with no effect");
@@ -308,41 +317,99 @@ class HelmTemplateTest {
     values.put("runtimes.torchtuneDistributed.llama3_2_1B.enabled", "torchtune-llama3.2-1b");
     values.put("runtimes.torchtuneDistributed.llama3_2_3B.enabled", "torchtune-llama3.2-3b");
     values.put("runtimes.torchtuneDistributed.qwen2_5_1_5B.enabled", "torchtune-qwen2.5-1.5b");
-    assertThat(Renders.chart().ofKind("ClusterTrainingRuntime")).isEmpty();
+    assertThat(Renders.chart(SERVED).ofKind("ClusterTrainingRuntime")).isEmpty();
+    assertThat(Renders.chart().ofKind("Job")).as("no installer without a runtime").isEmpty();
     for (Map.Entry<String, String> value : values.entrySet()) {
-      assertThat(runtimeNames(Renders.chart(RUNTIMES_ONLY, "--set", value.getKey() + "=true"))).as(value.getKey())
-          .containsExactly(value.getValue());
+      assertThat(runtimeNames(Renders.chart(RUNTIMES_ONLY, SERVED, "--set", value.getKey() + "=true")))
+          .as(value.getKey()).containsExactly(value.getValue());
+      assertThat(installer(Renders.chart("--set", value.getKey() + "=true")).getData()).as(value.getKey())
+          .containsOnlyKeys(value.getValue() + ".yaml");
     }
-    assertThat(runtimeNames(Renders.chart(RUNTIMES_ONLY, "--set", "runtimes.defaultEnabled=true")))
+    assertThat(runtimeNames(Renders.chart(RUNTIMES_ONLY, SERVED, "--set", "runtimes.defaultEnabled=true")))
         .containsExactlyInAnyOrderElementsOf(values.values());
   }
 
   /**
-   * The runtimes are a post-install hook only where the cluster does not serve their kind yet (the install that
-   * brings the CRDs: helm could not map them), with the release's ownership metadata so that the next upgrade adopts
-   * them; wherever the kind is served (every upgrade, an install with the CRDs applied beforehand) they are ordinary
-   * objects of the release, which helm updates in place and never deletes to create again.
+   * Where the cluster does not serve the runtimes' kind yet (the install that brings the CRDs, where helm cannot map
+   * them), a post-install Job of the operator's image applies them once it is served, with the release's ownership
+   * metadata so that the next upgrade adopts them; its ServiceAccount may only get, create and patch runtimes, and
+   * everything of it is a hook deleted once it succeeded. Wherever the kind is served (every upgrade, an install
+   * with the CRDs applied beforehand) the runtimes are ordinary objects of the release, which helm updates in place
+   * and never deletes to create again, and no Job runs.
    */
   @Test
-  void theRuntimesAreAHookOnlyWhereTheirKindIsNotServedYet() throws IOException {
-    List<HasMetadata> hooks = Renders.chart(RUNTIMES_ONLY, "--set", "runtimes.defaultEnabled=true")
-        .ofKind("ClusterTrainingRuntime");
-    assertThat(hooks).hasSize(8).allSatisfy(runtime -> assertThat(runtime.getMetadata().getAnnotations())
-        .containsEntry("helm.sh/hook", "post-install,post-rollback")
-        .containsEntry("meta.helm.sh/release-name", Renders.RELEASE)
-        .containsEntry("meta.helm.sh/release-namespace", Renders.NAMESPACE));
-    assertThat(hooks).allSatisfy(runtime -> assertThat(runtime.getMetadata().getLabels())
-        .containsEntry("app.kubernetes.io/managed-by", "Helm"));
+  void anInstallerJobAppliesTheRuntimesOnlyWhereTheirKindIsNotServedYet() throws IOException {
+    Rendered install = Renders.chart("--set", "runtimes.defaultEnabled=true");
+    assertThat(install.ofKind("ClusterTrainingRuntime")).as("helm cannot map them").isEmpty();
+    ConfigMap runtimes = installer(install);
+    assertThat(runtimes.getData()).hasSize(8);
+    List<HasMetadata> parsed = runtimes.getData().values().stream()
+        .map(yaml -> Rendered.SERIALIZATION.unmarshal(yaml, HasMetadata.class)).toList();
+    assertThat(parsed).allSatisfy(runtime -> {
+      assertThat(runtime.getKind()).isEqualTo("ClusterTrainingRuntime");
+      assertThat(runtime.getMetadata().getAnnotations())
+          .containsEntry("meta.helm.sh/release-name", Renders.RELEASE)
+          .containsEntry("meta.helm.sh/release-namespace", Renders.NAMESPACE)
+          .doesNotContainKey("helm.sh/hook");
+      assertThat(runtime.getMetadata().getLabels()).containsEntry("app.kubernetes.io/managed-by", "Helm")
+          .containsEntry("trainer.kubeflow.org/webhook-validation", "disabled");
+    });
 
-    List<HasMetadata> ordinary = Renders.chart(RUNTIMES_ONLY, "--set", "runtimes.defaultEnabled=true",
-        "--api-versions", "trainer.kubeflow.org/v1alpha1/ClusterTrainingRuntime").ofKind("ClusterTrainingRuntime");
+    String name = Renders.RELEASE + "-runtimes-installer";
+    Job job = install.get(Job.class, name);
+    for (HasMetadata hook : List.of(job, runtimes, install.get(ServiceAccount.class, name),
+        install.get(ClusterRole.class, name), install.get(ClusterRoleBinding.class, name))) {
+      assertThat(hook.getMetadata().getAnnotations()).as(hook.getKind())
+          .containsEntry("helm.sh/hook", "post-install,post-rollback")
+          .containsEntry("helm.sh/hook-delete-policy", "before-hook-creation,hook-succeeded");
+    }
+    assertThat(job.getMetadata().getAnnotations()).containsEntry("helm.sh/hook-weight", "0");
+    assertThat(runtimes.getMetadata().getAnnotations()).containsEntry("helm.sh/hook-weight", "-1");
+    assertThat(install.get(ClusterRole.class, name).getRules()).singleElement().satisfies(rule -> {
+      assertThat(rule.getResources()).containsExactly("clustertrainingruntimes");
+      assertThat(rule.getVerbs()).containsExactly("get", "create", "patch");
+    });
+    PodSpec pod = job.getSpec().getTemplate().getSpec();
+    assertThat(pod.getServiceAccountName()).isEqualTo(name);
+    assertThat(pod.getContainers()).singleElement().satisfies(container -> {
+      assertThat(container.getImage()).as("the operator's image, not upstream's alpine").isEqualTo(Deploy.image());
+      assertThat(container.getArgs()).containsExactly("install-runtimes", "--dir=/etc/kubeflow-trainer/runtimes");
+      assertThat(container.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
+    });
+
+    List<HasMetadata> ordinary = Renders.chart(SERVED, "--set", "runtimes.defaultEnabled=true")
+        .ofKind("ClusterTrainingRuntime");
     assertThat(ordinary).hasSize(8).allSatisfy(runtime -> assertThat(runtime.getMetadata().getAnnotations())
         .as(runtime.getMetadata().getName()).isNullOrEmpty());
+    assertThat(Renders.chart(SERVED, "--set", "runtimes.defaultEnabled=true").ofKind("Job")).isEmpty();
+  }
+
+  /** Upstream's runtimes.installer values place the installer's pod; another image repository is a mirror. */
+  @Test
+  void theInstallerValuesPlaceItsPod() throws IOException {
+    Rendered rendered = Renders.chart("--set", "runtimes.torchDistributed.enabled=true",
+        "--set", "runtimes.installer.nodeSelector.pool=system",
+        "--set", "runtimes.installer.tolerations[0].operator=Exists",
+        "--set", "runtimes.installer.imagePullSecrets[0].name=mirror",
+        "--set", "runtimes.installer.resources.limits.memory=300Mi",
+        "--set", "runtimes.installer.image.registry=mirror.example.com",
+        "--set", "runtimes.installer.image.repository=kftrainer/trainer-operator",
+        "--set", "runtimes.installer.image.tag=0.1.0");
+    PodSpec pod = rendered.get(Job.class, Renders.RELEASE + "-runtimes-installer").getSpec().getTemplate().getSpec();
+    assertThat(pod.getNodeSelector()).containsExactly(Map.entry("pool", "system"));
+    assertThat(pod.getTolerations()).extracting(Toleration::getOperator).containsExactly("Exists");
+    assertThat(pod.getImagePullSecrets()).extracting(LocalObjectReference::getName).containsExactly("mirror");
+    assertThat(pod.getContainers().get(0).getResources().getLimits()).containsOnlyKeys("memory");
+    assertThat(pod.getContainers().get(0).getImage()).isEqualTo("mirror.example.com/kftrainer/trainer-operator:0.1.0");
+  }
+
+  private static ConfigMap installer(Rendered rendered) {
+    return rendered.get(ConfigMap.class, Renders.RELEASE + "-runtimes-installer");
   }
 
   @Test
   void aRuntimeImageValueReplacesTheShippedImage() throws IOException {
-    String yaml = Renders.template(RUNTIMES_ONLY, "--set", "runtimes.xgboostDistributed.enabled=true",
+    String yaml = Renders.template(RUNTIMES_ONLY, SERVED, "--set", "runtimes.xgboostDistributed.enabled=true",
         "--set", "runtimes.xgboostDistributed.image.registry=mirror.example.com",
         "--set", "runtimes.xgboostDistributed.image.tag=v2.3.1");
     assertThat(yaml).contains("image: mirror.example.com/kubeflow/trainer/xgboost-runtime:v2.3.1")

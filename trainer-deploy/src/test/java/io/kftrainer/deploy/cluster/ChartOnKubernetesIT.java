@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
@@ -29,6 +31,7 @@ import io.kftrainer.lab.LabExtension;
 import io.kftrainer.lab.LabPorts;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -40,12 +43,16 @@ import java.security.KeyStore;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -121,9 +128,8 @@ class ChartOnKubernetesIT {
   private static ImageArchive image;
 
   /**
-   * {@code --wait}: the runtimes are post-install hooks of the CRDs' release, which helm can only build once
-   * kube-apiserver serves the CRDs (Established); without the wait a hook can find no mapping for
-   * ClusterTrainingRuntime ("ensure CRDs are installed first"), as it did here once in two installs.
+   * The install that brings the CRDs, runtimes on: the installer Job applies them once kube-apiserver serves their
+   * kind (helm could not map them: it failed here once in two installs when the runtimes were its hook).
    */
   @BeforeAll
   static void installAndStartTheOperator(Lab started) throws Exception {
@@ -139,9 +145,11 @@ class ChartOnKubernetesIT {
     metricsPort = LabPorts.free();
     statusPort = LabPorts.free();
     webhookPort = LabPorts.free();
-    Tools.run(List.of(helm, "install", RELEASE, Deploy.chart().toString(), "--kubeconfig",
+    List<String> install = List.of(helm, "install", RELEASE, Deploy.chart().toString(), "--kubeconfig",
         lab.adminKubeconfig().toString(), "-n", NAMESPACE, "--create-namespace", "--wait", "--timeout", "3m",
         "--set", "runtimes.defaultEnabled=true",
+        // the installer's pod is run by this test (runTheInstallerPod): off the kwok nodes, which would pretend to
+        "--set", "runtimes.installer.nodeSelector.lab-node=kubelet-less",
         "--set", "webhook.url=https://127.0.0.1:" + webhookPort,
         "--set", "manager.config.webhook.host=127.0.0.1",
         "--set", "manager.config.webhook.port=" + webhookPort,
@@ -149,7 +157,16 @@ class ChartOnKubernetesIT {
         "--set", "manager.config.metrics.bindAddress=127.0.0.1:" + metricsPort,
         "--set", "manager.config.metrics.auth.enabled=true",
         "--set", "manager.config.statusServer.port=" + statusPort,
-        "--set", "manager.config.featureGates.TrainJobStatus=true"), null).success();
+        "--set", "manager.config.featureGates.TrainJobStatus=true");
+    CompletableFuture<Tools.Result> installing = CompletableFuture.supplyAsync(() -> {
+      try {
+        return Tools.run(install, null);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    });
+    runTheInstallerPod(root, installing);
+    installing.join().success();
 
     // the schedulers' PodGroup CRDs, before the operator starts (it watches the PodGroup kinds that are served)
     for (String crd : POD_GROUP_CRDS) {
@@ -993,8 +1010,8 @@ class ChartOnKubernetesIT {
     Map<String, String> before = runtimeUids();
     assertThat(before).hasSize(8);
     assertThat(kubectl("get", "clustertrainingruntime", "torch-distributed", "-o",
-        "jsonpath={.metadata.annotations.helm\\.sh/hook}").success())
-        .as("the install made the runtimes a hook of the release").isEqualTo("post-install,post-rollback");
+        "jsonpath={.metadata.managedFields[*].manager}").success())
+        .as("the install's installer Job applied the runtimes as helm").isEqualTo("helm");
 
     AtomicInteger attempted = new AtomicInteger();
     AtomicInteger duringUpgrade = new AtomicInteger();
@@ -1325,5 +1342,38 @@ class ChartOnKubernetesIT {
 
   private static String log() throws IOException {
     return operator == null ? "" : Files.readString(operator.log());
+  }
+
+  /**
+   * Plays the kubelet for the installer Job of {@code installing}: its pod, which no kwok node takes, is run from the
+   * image under bubblewrap with its ServiceAccount's token and its ConfigMap, and its exit is written to the pod's
+   * status, from which the Job controller completes the Job that helm waits for. Prints how long it took.
+   */
+  private static void runTheInstallerPod(Path root, CompletableFuture<Tools.Result> installing) throws Exception {
+    Pod pod = await("the installer Job's pod").atMost(Duration.ofMinutes(3)).until(() -> {
+      if (installing.isDone()) {
+        installing.join().success();
+        throw new AssertionError("helm finished before the installer ran");
+      }
+      return admin.pods().inNamespace(NAMESPACE).withLabel("job-name", RELEASE + "-runtimes-installer").list()
+          .getItems().stream().findFirst().orElse(null);
+    }, Objects::nonNull);
+    long start = System.nanoTime();
+    String startedAt = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
+    int exitCode;
+    try (BwrapContainer installer = OperatorPod.start(lab, root, image.config(), pod, work)) {
+      exitCode = installer.awaitExit(Duration.ofMinutes(2)).orElseThrow(() -> new AssertionError(
+          "the installer did not exit in 2 minutes"));
+      assertThat(exitCode).as("the installer's exit; its log:\n%s", Files.readString(installer.log())).isZero();
+      System.out.printf("Runtimes installer on Kubernetes %s: exited %.1f s after its container started; its log:%n%s",
+          lab.versions().get("kubernetes"), (System.nanoTime() - start) / 1e9, Files.readString(installer.log()));
+    }
+    String finishedAt = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
+    admin.pods().inNamespace(NAMESPACE).withName(pod.getMetadata().getName()).editStatus(p -> new PodBuilder(p)
+        .editOrNewStatus().withPhase("Succeeded").withContainerStatuses(new ContainerStatusBuilder()
+            .withName(pod.getSpec().getContainers().get(0).getName()).withImage(pod.getSpec().getContainers().get(0)
+                .getImage()).withImageID("").withReady(false).withRestartCount(0).withNewState().withNewTerminated()
+            .withExitCode(exitCode).withReason("Completed").withStartedAt(startedAt).withFinishedAt(finishedAt)
+            .endTerminated().endState().build()).endStatus().build());
   }
 }

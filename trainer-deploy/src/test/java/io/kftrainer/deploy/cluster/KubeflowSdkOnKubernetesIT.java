@@ -81,11 +81,9 @@ class KubeflowSdkOnKubernetesIT {
       double labReady = seconds(start);
       int healthPort = LabPorts.free();
       int webhookPort = LabPorts.free();
-      // the install without the runtimes, then an upgrade with them: at the install that brings the CRDs the chart
-      // makes the runtimes a post-install hook, and helm 4.1 now and then fails it with its discovery of before the
-      // CRDs ("failed post-install: unable to build kubernetes object for deleting hook ... no matches for kind
-      // ClusterTrainingRuntime"; ChartOnKubernetesIT's install is the user's and keeps the hook); at an upgrade the
-      // kind is served and the runtimes are ordinary objects of the release
+      // the install without the runtimes, then an upgrade with them: at the install that brings the CRDs the runtimes
+      // are applied by the installer Job, whose pod the lab's kwok nodes would only pretend to run
+      // (ChartOnKubernetesIT runs it); at an upgrade the kind is served and they are ordinary objects of the release
       List<String> values = List.of("--kubeconfig", lab.adminKubeconfig().toString(), "-n", NAMESPACE, "--wait",
           "--timeout", "3m",
           "--set", "webhook.url=https://127.0.0.1:" + webhookPort,

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Volume;
@@ -31,7 +32,7 @@ import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
 /**
- * A pod of an installed Deployment started as a kubelet would start it, without a kubelet: the image's entrypoint
+ * A pod of an installed Deployment (or a Job's pod) started as a kubelet would start it, without a kubelet: the image's entrypoint
  * under bubblewrap ({@link BwrapContainer}) with the Deployment's first container's {@code args} and {@code env}
  * ({@code fieldRef: metadata.namespace} resolved), its {@code configMap}, {@code secret} and {@code emptyDir}
  * volumes mounted where the container mounts them ({@code subPath} included), and the ServiceAccount's projected
@@ -73,9 +74,20 @@ final class OperatorPod {
    */
   static BwrapContainer start(Lab lab, Path root, ImageConfig image, String namespace, String name, String podName,
       Path work, UnaryOperator<String> files) throws IOException {
+    Deployment deployment = lab.admin().apps().deployments().inNamespace(namespace).withName(name).require();
+    return start(lab, root, image, namespace, deployment.getSpec().getTemplate().getSpec(), name, podName, work,
+        files);
+  }
+
+  /** Starts {@code pod}, as created by a controller (a Job's pod), from the image unpacked at {@code root}. */
+  static BwrapContainer start(Lab lab, Path root, ImageConfig image, Pod pod, Path work) throws IOException {
+    return start(lab, root, image, pod.getMetadata().getNamespace(), pod.getSpec(), pod.getMetadata().getName(),
+        pod.getMetadata().getName(), work, UnaryOperator.identity());
+  }
+
+  private static BwrapContainer start(Lab lab, Path root, ImageConfig image, String namespace, PodSpec pod,
+      String name, String podName, Path work, UnaryOperator<String> files) throws IOException {
     KubernetesClient admin = lab.admin();
-    Deployment deployment = admin.apps().deployments().inNamespace(namespace).withName(name).require();
-    PodSpec pod = deployment.getSpec().getTemplate().getSpec();
     Container container = pod.getContainers().get(0);
     Map<String, Volume> volumes = pod.getVolumes().stream().collect(Collectors.toMap(Volume::getName,
         Function.identity()));
