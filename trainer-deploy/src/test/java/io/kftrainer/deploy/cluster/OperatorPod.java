@@ -94,6 +94,9 @@ final class OperatorPod {
 
     BwrapContainer.Builder builder = BwrapContainer.builder(root, image).hostname(podName).args(container.getArgs());
     for (VolumeMount mount : container.getVolumeMounts()) {
+      if (mount.getMountPath().equals(SERVICE_ACCOUNT_DIR)) {
+        continue; // a created pod's projected kube-api-access volume, provided below
+      }
       Volume volume = volumes.get(mount.getName());
       if (volume.getEmptyDir() != null) {
         builder.emptyDir(mount.getMountPath());

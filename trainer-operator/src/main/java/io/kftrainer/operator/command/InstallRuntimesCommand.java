@@ -1,10 +1,12 @@
 package io.kftrainer.operator.command;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.kftrainer.operator.app.KubernetesClients;
 import io.kftrainer.operator.app.OperatorConfig;
+import io.kftrainer.operator.controller.ApplyFailureMessages;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -64,8 +66,10 @@ public final class InstallRuntimesCommand implements Callable<Integer> {
     List<GenericKubernetesResource> runtimes;
     OperatorConfig config = kubeconfig == null ? OperatorConfig.defaults()
         : OperatorConfig.defaults().withKubeconfig(kubeconfig);
-    try (KubernetesClient client = KubernetesClients.unlimited(KubernetesClients.connection(config),
-        "installer")) {
+    Config connection = KubernetesClients.connection(config);
+    // this command tries again itself, within its deadline: fabric8's own backoff (10 tries) would overrun it
+    connection.setRequestRetryBackoffLimit(0);
+    try (KubernetesClient client = KubernetesClients.unlimited(connection, "installer")) {
       try {
         runtimes = read(client);
       } catch (IllegalArgumentException | UncheckedIOException e) {
@@ -73,14 +77,19 @@ public final class InstallRuntimesCommand implements Callable<Integer> {
         return CommandLine.ExitCode.USAGE;
       }
       long deadline = System.nanoTime() + waitSeconds * 1_000_000_000L;
-      if (!served(client, deadline, out)) {
-        err.printf("Error: kube-apiserver did not serve %s %s within %d s: are the CRDs installed (crds.enabled)?%n",
-            API_VERSION, KIND, waitSeconds);
+      try {
+        if (!served(client, deadline, out)) {
+          err.printf("Error: kube-apiserver did not serve %s %s within %d s: are the CRDs installed "
+              + "(crds.enabled)?%n", API_VERSION, KIND, waitSeconds);
+          return CommandLine.ExitCode.SOFTWARE;
+        }
+        for (GenericKubernetesResource runtime : runtimes) {
+          apply(client, runtime, deadline);
+          out.printf("%s %s applied%n", KIND, runtime.getMetadata().getName());
+        }
+      } catch (Failed failed) {
+        err.println("Error: " + failed.getMessage());
         return CommandLine.ExitCode.SOFTWARE;
-      }
-      for (GenericKubernetesResource runtime : runtimes) {
-        apply(client, runtime, deadline);
-        out.printf("%s %s applied%n", KIND, runtime.getMetadata().getName());
       }
     }
     return CommandLine.ExitCode.OK;
@@ -121,8 +130,9 @@ public final class InstallRuntimesCommand implements Callable<Integer> {
           return true;
         }
       } catch (KubernetesClientException e) {
-        if (!transientFailure(e)) {
-          throw e;
+        if (!transientFailure(e) || System.nanoTime() > deadline) {
+          throw new Failed("discovery of " + API_VERSION + " at " + client.getMasterUrl() + ": "
+              + ApplyFailureMessages.causeOf(e));
         }
       }
       if (System.nanoTime() > deadline) {
@@ -148,15 +158,23 @@ public final class InstallRuntimesCommand implements Callable<Integer> {
         return;
       } catch (KubernetesClientException e) {
         if (!(transientFailure(e) || e.getCode() == 404) || System.nanoTime() > deadline) {
-          throw e;
+          throw new Failed("apply " + KIND + " " + runtime.getMetadata().getName() + ": "
+              + ApplyFailureMessages.causeOf(e));
         }
       }
       Thread.sleep(POLL_MILLIS);
     }
   }
 
-  /** No answer, or the API server's own trouble: worth another try. */
+  /** No answer (fabric8's code -1), or the API server's own trouble: worth another try. */
   private static boolean transientFailure(KubernetesClientException e) {
-    return e.getCode() == 0 || e.getCode() == 429 || e.getCode() >= 500;
+    return e.getCode() <= 0 || e.getCode() == 429 || e.getCode() >= 500;
+  }
+
+  /** A failure said in one line. */
+  private static final class Failed extends RuntimeException {
+    Failed(String message) {
+      super(message, null, false, false);
+    }
   }
 }

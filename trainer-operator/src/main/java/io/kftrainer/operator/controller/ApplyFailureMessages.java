@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
  * failed.}), which alone hides why the write failed. The result is not yet an Event message: it goes through
  * {@link EventMessages#of} like every quoted error.
  */
-final class ApplyFailureMessages {
+public final class ApplyFailureMessages {
 
   /** fabric8's message for a failure it did not describe. */
   static final String GENERIC = "An error has occurred.";
@@ -45,7 +45,11 @@ final class ApplyFailureMessages {
     return namespace == null || namespace.isEmpty() ? name : namespace + "/" + name;
   }
 
-  private static String causeOf(KubernetesClientException e) {
+  /**
+   * Why {@code e} happened: the API server's answer ({@code <code> <reason>: <message>}), else the deepest cause that
+   * says something.
+   */
+  public static String causeOf(KubernetesClientException e) {
     Status status = e.getStatus();
     if (status != null && (e.getCode() > 0 || hasText(status.getMessage()))) {
       return statusText(e.getCode(), status);

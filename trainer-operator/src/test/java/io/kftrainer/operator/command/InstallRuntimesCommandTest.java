@@ -130,4 +130,20 @@ class InstallRuntimesCommandTest {
     assertThat(run.err()).isEqualTo("Error: " + runtimes.resolve("b.yaml")
         + ": not a named trainer.kubeflow.org/v1alpha1 ClusterTrainingRuntime\n");
   }
+
+  /** An API server it cannot reach is tried until the deadline, then named with the cause. */
+  @Test
+  void anUnreachableApiServerFailsWithTheCause() throws IOException {
+    Path runtimes = Files.createDirectories(dir.resolve("runtimes"));
+    Files.writeString(runtimes.resolve("torch-distributed.yaml"), RUNTIME);
+    Path unreachable = Files.writeString(dir.resolve("unreachable"), Files.readString(kubeconfig)
+        .replace(server.config().getMasterUrl().replaceAll("/$", ""), "https://127.0.0.1:1"));
+
+    Run run = TestingCli.run("install-runtimes", "--dir", runtimes.toString(), "--kubeconfig", unreachable.toString(),
+        "--wait-seconds", "1");
+
+    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.err()).startsWith("Error: discovery of trainer.kubeflow.org/v1alpha1 at https://127.0.0.1:1/: ")
+        .contains("Exception");
+  }
 }
