@@ -39,9 +39,12 @@ import org.slf4j.LoggerFactory;
  *   <li>Bodies above {@value #MAX_REQUEST_BYTES} bytes are refused with 413 (controller-runtime's limit: an
  *       AdmissionReview holds the object and the old object); other methods than POST with 405, other content
  *       types than JSON with 415, bodies that are no AdmissionReview with 400.</li>
- *   <li>{@value #THREADS} threads handle requests, with at most {@value #QUEUE} waiting; beyond that a connection
- *       is closed and the API server's call fails (and is retried or refused per the webhook's failure
- *       policy).</li>
+ *   <li>{@value #THREADS} threads handle requests, with up to {@value #QUEUE} waiting: more than kube-apiserver's
+ *       default limits let it have in flight (400 requests and 200 mutating ones), since the API server does not
+ *       try a webhook call again, so a request turned away is an admission failed. Beyond the queue the server's
+ *       dispatcher runs the request itself and accepts nothing meanwhile: the clients wait, none is dropped. (The
+ *       queue was 64, and the JDK's server closes the connection of a request its executor rejects: with 64 clients
+ *       through kube-apiserver, 348 of 1,000 admissions failed with {@code connection reset by peer}.)</li>
  * </ul>
  *
  * <p>The TrainJob validating webhook reads runtimes from the controller's informer caches: until they are synced
@@ -57,7 +60,7 @@ public final class WebhookServer {
   public static final String LIVENESS_CHECK = "webhook-certificate";
   static final int MAX_REQUEST_BYTES = 7 * 1024 * 1024;
   static final int THREADS = 4;
-  static final int QUEUE = 64;
+  static final int QUEUE = 1024;
 
   private static final Logger LOG = LoggerFactory.getLogger(WebhookServer.class);
   private static final String JSON = "application/json";
@@ -251,6 +254,6 @@ public final class WebhookServer {
           Thread thread = new Thread(runnable, "webhook-" + count.incrementAndGet());
           thread.setDaemon(true);
           return thread;
-        });
+        }, new ThreadPoolExecutor.CallerRunsPolicy());
   }
 }

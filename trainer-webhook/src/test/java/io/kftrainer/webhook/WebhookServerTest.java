@@ -6,6 +6,7 @@ import static io.kftrainer.webhook.cert.WebhookConfigurations.SERVICE;
 import static io.kftrainer.webhook.cert.WebhookConfigurations.SERVICE_HOST;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequest;
@@ -13,10 +14,15 @@ import io.fabric8.kubernetes.api.model.admission.v1.AdmissionResponse;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionReview;
 import io.kftrainer.api.v1alpha1.TrainJob;
 import io.kftrainer.api.v1alpha1.TrainingRuntime;
+import io.kftrainer.apiserver.CaBundleTrust;
 import io.kftrainer.apiserver.EmbeddedApiServer;
+import io.kftrainer.framework.loader.LoadedPlugin;
+import io.kftrainer.framework.loader.PluginLoader;
 import io.kftrainer.framework.model.RuntimeSource;
 import io.kftrainer.framework.spi.ObjectLookup;
-import io.kftrainer.apiserver.CaBundleTrust;
+import io.kftrainer.runtime.RuntimeCatalog;
+import io.kftrainer.testkit.Fixtures;
+import io.kftrainer.testkit.TestPipeline;
 import io.kftrainer.webhook.cert.CertificateIssuer;
 import io.kftrainer.webhook.cert.GeneratedCertificates;
 import io.kftrainer.webhook.cert.Pem;
@@ -24,11 +30,6 @@ import io.kftrainer.webhook.cert.RotationPolicy;
 import io.kftrainer.webhook.cert.StoredCertificates;
 import io.kftrainer.webhook.cert.TestingClock;
 import io.kftrainer.webhook.cert.WebhookConfigurations;
-import io.kftrainer.framework.loader.LoadedPlugin;
-import io.kftrainer.framework.loader.PluginLoader;
-import io.kftrainer.testkit.TestPipeline;
-import io.kftrainer.runtime.RuntimeCatalog;
-import io.kftrainer.testkit.Fixtures;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -46,11 +47,16 @@ import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
@@ -332,6 +338,56 @@ class WebhookServerTest {
           .getAllowed()).isTrue();
     } finally {
       starting.stop();
+    }
+  }
+
+  /**
+   * Many admissions at once, each on its own connection, while every handler thread is busy: all are answered, none
+   * turned away (kube-apiserver does not try a webhook call again: a request dropped is an admission failed).
+   */
+  @Test
+  void concurrentAdmissionsBeyondTheThreadsAreAllAnswered() throws Exception {
+    int clients = 200;
+    CountDownLatch release = new CountDownLatch(1);
+    AtomicInteger admitted = new AtomicInteger();
+    GeneratedCertificates certificates = new GeneratedCertificates(apiServer.newClient(), NAMESPACE, SECRET, SERVICE,
+        new TestingClock(START), new RotationPolicy(), Duration.ofHours(1));
+    WebhookServer busy = new WebhookServer(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), certificates,
+        Map.of(WebhookPaths.VALIDATE_TRAINJOB, request -> {
+          admitted.incrementAndGet();
+          try {
+            release.await();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+          return TestingWebhookServer.allowed();
+        }), TestingAdmission.SERIALIZATION);
+    busy.start();
+    try {
+      HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+          .sslContext(CaBundleTrust.sslContext(base64(publishedCaBundle()), SERVICE_HOST))
+          .connectTimeout(Duration.ofSeconds(30)).build();
+      HttpRequest request = HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + busy.port()
+          + WebhookPaths.VALIDATE_TRAINJOB)).header("Content-Type", "application/json")
+          .POST(HttpRequest.BodyPublishers.ofString(TestingAdmission.review(TestingAdmission.create(trainJob(tj -> {
+          }))))).build();
+      List<CompletableFuture<HttpResponse<String>>> responses = new ArrayList<>();
+      for (int i = 0; i < clients; i++) {
+        responses.add(client.sendAsync(request, HttpResponse.BodyHandlers.ofString()));
+      }
+      await("every handler thread busy").atMost(Duration.ofSeconds(30))
+          .until(() -> admitted.get() == WebhookServer.THREADS);
+      release.countDown();
+
+      List<Integer> statuses = new ArrayList<>();
+      for (CompletableFuture<HttpResponse<String>> response : responses) {
+        statuses.add(response.get(60, TimeUnit.SECONDS).statusCode());
+      }
+      assertThat(statuses).hasSize(clients).containsOnly(200);
+      assertThat(admitted).hasValue(clients);
+    } finally {
+      release.countDown();
+      busy.stop();
     }
   }
 
