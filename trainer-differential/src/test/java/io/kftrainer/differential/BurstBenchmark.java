@@ -1,5 +1,6 @@
 package io.kftrainer.differential;
 
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.Config;
@@ -38,18 +39,29 @@ import org.junit.jupiter.api.Test;
  * {@code -Ddifferential.clients=C} (default 8) concurrent clients; the time until every JobSet exists and until every
  * TrainJob is {@code Complete}, the controller's CPU seconds and peak resident memory, and kube-apiserver's requests
  * per TrainJob by verb and resource ({@code apiserver_request_total}, every client's: the other clients, JobSet,
- * the controller manager, the scheduler and kwok, do the same for both). Not run by {@code verify}: without the
- * property it reports itself skipped.
+ * the controller manager, the scheduler and kwok, do the same for both); before the burst, the latency of a TrainJob
+ * create through the controller's webhooks against a ConfigMap create (p50, p99 of
+ * {@code -Ddifferential.latencySamples}, 200 by default, alternated); over the burst, the reconcile latency p50/p99
+ * from the controller's own {@code controller_runtime_reconcile_time_seconds}; after it, the controller's writes in
+ * {@code -Ddifferential.idleMinutes} (5 by default) idle minutes from its own {@code rest_client_requests_total}.
+ * Not run by {@code verify}: without the property it reports itself skipped.
  */
 class BurstBenchmark {
 
   private static final int BURST = Integer.getInteger("differential.burst", 0);
   private static final int CLIENTS = Integer.getInteger("differential.clients", 8);
+  private static final int LATENCY_SAMPLES = Integer.getInteger("differential.latencySamples", 200);
+  private static final int IDLE_MINUTES = Integer.getInteger("differential.idleMinutes", 5);
   /** Enough kwok nodes that the pods of 1,000 TrainJobs are never short of room (110 pods a node). */
   private static final int NODES = 20;
   private static final String NAMESPACE = "burst";
   private static final Pattern REQUESTS = Pattern.compile(
       "^apiserver_request_total\\{(.*)} (\\S+)$", Pattern.MULTILINE);
+  /** Upstream's controller is named {@code trainjob_controller}; ours was {@code trainjob}. */
+  private static final Pattern RECONCILE_BUCKETS = Pattern.compile("^controller_runtime_reconcile_time_seconds_bucket"
+      + "\\{[^}]*controller=\"trainjob(?:_controller)?\"[^}]*le=\"([^\"]+)\"[^}]*} (\\S+)$", Pattern.MULTILINE);
+  private static final Pattern CLIENT_REQUESTS = Pattern.compile("^rest_client_requests_total\\{(.*)} (\\S+)$",
+      Pattern.MULTILINE);
 
   @Test
   void burst() throws Exception {
@@ -73,17 +85,21 @@ class BurstBenchmark {
       AutoCloseable running;
       LabProcess process;
       String executable;
+      URI metrics;
       if (controller == Controller.UPSTREAM) {
         UpstreamTrainer upstream = UpstreamTrainer.start(lab, binaries, work.resolve("trainer-controller-manager"));
         running = upstream;
         process = upstream.process();
         executable = UpstreamTrainer.COMMAND;
+        metrics = upstream.metrics();
       } else {
         OurOperator ours = OurOperator.start(lab, work.resolve("trainer"));
         running = ours;
         process = ours.process();
         executable = "java";
+        metrics = ours.metrics();
       }
+      SSLContext trust = labTrust(lab);
       double ready = (System.nanoTime() - started) / 1e9;
       try (running) {
         UpstreamTrainer.installRuntimes(lab, binaries, process);
@@ -92,9 +108,12 @@ class BurstBenchmark {
         Awaitility.await("the default ServiceAccount").atMost(Duration.ofSeconds(60))
             .pollInterval(Duration.ofMillis(100))
             .until(() -> lab.admin().serviceAccounts().inNamespace(NAMESPACE).withName("default").get() != null);
+        String createLatency = createLatency(lab);
         ProcessHandle component = process.component(executable).orElseThrow();
         Duration cpuBefore = component.info().totalCpuDuration().orElse(Duration.ZERO);
         Map<String, Double> requestsBefore = requests(lab);
+        String exposition = scrape(metrics, trust);
+        Map<Double, Double> reconcilesBefore = reconcileBuckets(exposition);
 
         long start = System.nanoTime();
         ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
@@ -127,16 +146,27 @@ class BurstBenchmark {
         double completeAt = (System.nanoTime() - start) / 1e9;
         double cpu = (component.info().totalCpuDuration().orElse(Duration.ZERO).minus(cpuBefore)).toMillis() / 1e3;
         long peakKib = peakKib(component);
+        exposition = scrape(metrics, trust);
+        Map<Double, Double> reconciles = reconcileBuckets(exposition);
+        reconciles.replaceAll((le, count) -> count - reconcilesBefore.getOrDefault(le, 0.0));
         Map<String, Double> requests = requests(lab);
         requests.replaceAll((key, value) -> value - requestsBefore.getOrDefault(key, 0.0));
         StringBuilder perTrainJob = new StringBuilder();
         requests.entrySet().stream().filter(e -> e.getValue() / BURST >= 0.05)
             .sorted((a, b) -> Double.compare(b.getValue(), a.getValue()))
             .forEach(e -> perTrainJob.append(String.format(" %s %.2f;", e.getKey(), e.getValue() / BURST)));
-        return String.format("%-8s ready %.1f s | created %.1f s | every JobSet %.1f s | every TrainJob Complete "
-                + "%.1f s | controller CPU %.1f s (%.1f ms per TrainJob) | peak RSS %d MiB | API requests per "
-                + "TrainJob, all clients:%s", controller.label, ready, createdAt, jobSetsAt[0],
-            completeAt, cpu, cpu * 1000 / BURST, peakKib / 1024, perTrainJob);
+        // the controller's own writes while nothing happens (a fixed window, not a wait for anything)
+        Map<String, Double> writesBefore = writes(exposition);
+        Thread.sleep(Duration.ofMinutes(IDLE_MINUTES).toMillis());
+        Map<String, Double> idleWrites = writes(scrape(metrics, trust));
+        idleWrites.replaceAll((method, count) -> count - writesBefore.getOrDefault(method, 0.0));
+        idleWrites.values().removeIf(count -> count == 0);
+        return String.format("%-8s ready %.1f s | %s | created %.1f s | every JobSet %.1f s | every TrainJob "
+                + "Complete %.1f s | controller CPU %.1f s (%.1f ms per TrainJob) | peak RSS %d MiB | reconcile "
+                + "p50 %s, p99 %s (%.0f reconciles) | writes in %d idle minutes: %s | API requests per TrainJob, all "
+                + "clients:%s", controller.label, ready, createLatency, createdAt, jobSetsAt[0], completeAt, cpu,
+            cpu * 1000 / BURST, peakKib / 1024, quantile(reconciles, 0.5), quantile(reconciles, 0.99),
+            reconciles.getOrDefault(Double.POSITIVE_INFINITY, 0.0), IDLE_MINUTES, idleWrites, perTrainJob);
       }
     }
   }
@@ -171,8 +201,88 @@ class BurstBenchmark {
     return -1;
   }
 
-  /** kube-apiserver's {@code apiserver_request_total}, summed by {@code verb resource}. */
-  private static Map<String, Double> requests(Lab lab) throws Exception {
+  /**
+   * {@code p50 / p99} of TrainJob creates (through the controller's webhooks) and of ConfigMap creates, one client,
+   * alternated, in a namespace of their own; the TrainJobs suspended, so that they cost the controller little.
+   */
+  private static String createLatency(Lab lab) {
+    String namespace = "latency";
+    lab.admin().namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata()
+        .build()).create();
+    Awaitility.await("the default ServiceAccount").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+        .until(() -> lab.admin().serviceAccounts().inNamespace(namespace).withName("default").get() != null);
+    List<Double> trainJobs = new ArrayList<>();
+    List<Double> configMaps = new ArrayList<>();
+    for (int i = 0; i < LATENCY_SAMPLES; i++) {
+      GenericKubernetesResource trainJob = trainJob("latency-" + i);
+      trainJob.<Map<String, Object>>get("spec").put("suspend", true);
+      long start = System.nanoTime();
+      lab.admin().resource(trainJob).inNamespace(namespace).create();
+      trainJobs.add((System.nanoTime() - start) / 1e6);
+      start = System.nanoTime();
+      lab.admin().configMaps().inNamespace(namespace).resource(new ConfigMapBuilder().withNewMetadata()
+          .withName("latency-" + i).endMetadata().addToData("k", "v").build()).create();
+      configMaps.add((System.nanoTime() - start) / 1e6);
+    }
+    return String.format("create p50/p99: TrainJob %.1f / %.1f ms, ConfigMap %.1f / %.1f ms",
+        percentile(trainJobs, 0.5), percentile(trainJobs, 0.99), percentile(configMaps, 0.5),
+        percentile(configMaps, 0.99));
+  }
+
+  private static double percentile(List<Double> values, double q) {
+    List<Double> sorted = values.stream().sorted().toList();
+    return sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(q * sorted.size()) - 1));
+  }
+
+  /** {@code controller_runtime_reconcile_time_seconds_bucket} of the TrainJob controller, cumulative, by {@code le}. */
+  private static Map<Double, Double> reconcileBuckets(String exposition) {
+    Map<Double, Double> buckets = new TreeMap<>();
+    Matcher line = RECONCILE_BUCKETS.matcher(exposition);
+    while (line.find()) {
+      double le = line.group(1).equals("+Inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(line.group(1));
+      buckets.merge(le, Double.parseDouble(line.group(2)), Double::sum);
+    }
+    return buckets;
+  }
+
+  /** The {@code q} quantile of cumulative buckets, interpolated within its bucket as Prometheus' histogram_quantile. */
+  private static String quantile(Map<Double, Double> cumulative, double q) {
+    double total = cumulative.getOrDefault(Double.POSITIVE_INFINITY, 0.0);
+    if (total == 0) {
+      return "n/a";
+    }
+    double rank = q * total;
+    double lowerBound = 0;
+    double lowerCount = 0;
+    for (Map.Entry<Double, Double> bucket : cumulative.entrySet()) {
+      if (bucket.getValue() >= rank) {
+        if (bucket.getKey().isInfinite()) {
+          return String.format("> %.3f s", lowerBound);
+        }
+        double within = (rank - lowerCount) / Math.max(bucket.getValue() - lowerCount, 1e-9);
+        return String.format("%.1f ms", (lowerBound + (bucket.getKey() - lowerBound) * within) * 1000);
+      }
+      lowerBound = bucket.getKey();
+      lowerCount = bucket.getValue();
+    }
+    return "n/a";
+  }
+
+  /** The controller's own {@code rest_client_requests_total} of writes, by method. */
+  private static Map<String, Double> writes(String exposition) {
+    Map<String, Double> writes = new TreeMap<>();
+    Matcher line = CLIENT_REQUESTS.matcher(exposition);
+    while (line.find()) {
+      String method = label(line.group(1), "method");
+      if (List.of("POST", "PUT", "PATCH", "DELETE").contains(method)) {
+        writes.merge(method, Double.parseDouble(line.group(2)), Double::sum);
+      }
+    }
+    return writes;
+  }
+
+  /** The lab's CA, which issued kube-apiserver's certificate and our operator's serving certificate. */
+  private static SSLContext labTrust(Lab lab) throws Exception {
     KeyStore store = KeyStore.getInstance(KeyStore.getDefaultType());
     store.load(null, null);
     store.setCertificateEntry("lab-ca", lab.caCertificate());
@@ -180,12 +290,32 @@ class BurstBenchmark {
     trust.init(store);
     SSLContext context = SSLContext.getInstance("TLS");
     context.init(null, trust.getTrustManagers(), null);
-    String token = Config.fromKubeconfig(Files.readString(lab.adminKubeconfig())).getAutoOAuthToken();
-    HttpResponse<String> metrics = HttpClient.newBuilder().sslContext(context).build().send(HttpRequest
-        .newBuilder(URI.create(lab.url() + "/metrics")).header("Authorization", "Bearer " + token).build(),
+    return context;
+  }
+
+  private static String scrape(URI metrics, SSLContext trust) throws Exception {
+    return scrape(metrics, trust, null);
+  }
+
+  private static String scrape(URI metrics, SSLContext trust, String token) throws Exception {
+    HttpRequest.Builder request = HttpRequest.newBuilder(metrics);
+    if (token != null) {
+      request.header("Authorization", "Bearer " + token);
+    }
+    HttpResponse<String> response = HttpClient.newBuilder().sslContext(trust).build().send(request.build(),
         HttpResponse.BodyHandlers.ofString());
+    if (response.statusCode() != 200) {
+      throw new IllegalStateException(metrics + " answered " + response.statusCode() + ": " + response.body());
+    }
+    return response.body();
+  }
+
+  /** kube-apiserver's {@code apiserver_request_total}, summed by {@code verb resource}. */
+  private static Map<String, Double> requests(Lab lab) throws Exception {
+    String token = Config.fromKubeconfig(Files.readString(lab.adminKubeconfig())).getAutoOAuthToken();
+    String exposition = scrape(URI.create(lab.url() + "/metrics"), labTrust(lab), token);
     Map<String, Double> sums = new TreeMap<>();
-    Matcher line = REQUESTS.matcher(metrics.body());
+    Matcher line = REQUESTS.matcher(exposition);
     while (line.find()) {
       String labels = line.group(1);
       String key = label(labels, "verb") + " " + label(labels, "resource")

@@ -6,6 +6,7 @@ import io.kftrainer.lab.LabBinaries;
 import io.kftrainer.lab.LabPorts;
 import io.kftrainer.lab.LabProcess;
 import java.io.InputStream;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -21,9 +22,11 @@ import java.util.List;
 final class OurOperator implements AutoCloseable {
 
   private final LabProcess process;
+  private final int metricsPort;
 
-  private OurOperator(LabProcess process) {
+  private OurOperator(LabProcess process, int metricsPort) {
     this.process = process;
+    this.metricsPort = metricsPort;
   }
 
   static Path jar() {
@@ -41,6 +44,7 @@ final class OurOperator implements AutoCloseable {
     }
     int webhookPort = LabPorts.free();
     int healthPort = LabPorts.free();
+    int metricsPort = LabPorts.free();
     Path certs = work.resolve("certs");
     Lab.writeCertDir(lab.issue(List.of("127.0.0.1")), certs);
     // the JVM the image runs under the manifests' 1Gi limit: a 768 MiB heap (-XX:MaxRAMPercentage=75), the serial
@@ -50,11 +54,11 @@ final class OurOperator implements AutoCloseable {
         .toString(), "-Xmx768m", "-XX:+UseSerialGC", "-XX:+ExitOnOutOfMemoryError", "-jar", jar().toString(), "run",
         "--kubeconfig", lab.adminKubeconfig().toString(),
         "--webhook-cert-dir", certs.toString(), "--webhook-port", Integer.toString(webhookPort),
-        "--health-port", Integer.toString(healthPort), "--metrics-port", Integer.toString(LabPorts.free()),
+        "--health-port", Integer.toString(healthPort), "--metrics-port", Integer.toString(metricsPort),
         "--bind-address", "127.0.0.1", "--leader-elect", "false", "--plugins-dir", work.resolve("plugins")
             .toString()));
     LabProcess process = LabProcess.start("trainer", command, lab.logs().resolve("trainer.log"));
-    OurOperator operator = new OurOperator(process);
+    OurOperator operator = new OurOperator(process, metricsPort);
     try {
       List<HasMetadata> configurations = new ArrayList<>();
       for (String file : List.of("mutating-webhook-configuration.yaml", "validating-webhook-configuration.yaml")) {
@@ -73,6 +77,11 @@ final class OurOperator implements AutoCloseable {
 
   LabProcess process() {
     return process;
+  }
+
+  /** Its Prometheus metrics, over HTTPS with the serving certificate the lab's CA issued, no authentication. */
+  URI metrics() {
+    return URI.create("https://127.0.0.1:" + metricsPort + "/metrics");
   }
 
   @Override

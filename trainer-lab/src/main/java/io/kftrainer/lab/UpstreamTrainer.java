@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhoo
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,7 +21,7 @@ import java.util.stream.Stream;
  * {@code .ci/build-lab}) on a {@link Lab}, outside a cluster as its Deployment would run it inside: upstream's CRDs;
  * its webhook configurations as its kustomization makes them, but with {@code clientConfig.url} at 127.0.0.1 and the
  * lab's CA; its Configuration file with {@code certManagement.enable: false}, loopback ports of its own (8081, 8443
- * and 9443 are the defaults of upstream's manager and of JobSet's), no leader election and no metrics server; the
+ * and 9443 are the defaults of upstream's manager and of JobSet's), no leader election, metrics over plain HTTP; the
  * serving certificate in its cert directory, {@code $TMPDIR/k8s-webhook-server/serving-certs} (controller-runtime's
  * default: upstream's Configuration has no field for it); the lab's admin kubeconfig. Stops with {@link #close()}.
  */
@@ -33,10 +34,12 @@ public final class UpstreamTrainer implements AutoCloseable {
 
   private final LabProcess process;
   private final int webhookPort;
+  private final int metricsPort;
 
-  private UpstreamTrainer(LabProcess process, int webhookPort) {
+  private UpstreamTrainer(LabProcess process, int webhookPort, int metricsPort) {
     this.process = process;
     this.webhookPort = webhookPort;
+    this.metricsPort = metricsPort;
   }
 
   /** The lab's upstream controller manager, if {@code .ci/build-lab} built it. */
@@ -66,6 +69,7 @@ public final class UpstreamTrainer implements AutoCloseable {
     }
     int webhookPort = LabPorts.free();
     int healthPort = LabPorts.free();
+    int metricsPort = LabPorts.free();
     Files.createDirectories(work);
     Path tmp = Files.createDirectories(work.resolve("tmp"));
     Lab.writeCertDir(lab.issue(List.of("127.0.0.1")), tmp.resolve("k8s-webhook-server/serving-certs"));
@@ -79,7 +83,8 @@ public final class UpstreamTrainer implements AutoCloseable {
           readinessEndpointName: readyz
           livenessEndpointName: healthz
         metrics:
-          bindAddress: "0"
+          bindAddress: 127.0.0.1:%d
+          secureServing: false
         webhook:
           port: %d
           host: 127.0.0.1
@@ -99,12 +104,12 @@ public final class UpstreamTrainer implements AutoCloseable {
           port: %d
           qps: 5
           burst: 10
-        """.formatted(healthPort, webhookPort, LabPorts.free()));
+        """.formatted(healthPort, metricsPort, webhookPort, LabPorts.free()));
     LabProcess process = LabProcess.start("trainer-controller-manager", List.of("env",
         "TMPDIR=" + tmp, "KUBECONFIG=" + lab.adminKubeconfig(),
         command.toString(), "--config", config.toString(), "--zap-log-level", "info"),
         lab.logs().resolve("trainer-controller-manager.log"));
-    UpstreamTrainer trainer = new UpstreamTrainer(process, webhookPort);
+    UpstreamTrainer trainer = new UpstreamTrainer(process, webhookPort, metricsPort);
     try {
       installWebhooks(lab, binaries, webhookPort);
       Lab.awaitReady("upstream's controller manager", process, healthPort);
@@ -166,6 +171,11 @@ public final class UpstreamTrainer implements AutoCloseable {
   /** The port of its webhook server on 127.0.0.1. */
   public int webhookPort() {
     return webhookPort;
+  }
+
+  /** Its Prometheus metrics, over plain HTTP on 127.0.0.1. */
+  public URI metrics() {
+    return URI.create("http://127.0.0.1:" + metricsPort + "/metrics");
   }
 
   @Override
