@@ -177,6 +177,11 @@ final class JobController implements AutoCloseable {
             break;
           }
         }
+        if (!missing.isEmpty() && old.getStartTime() != null && !stillExists(job)) {
+          // a pod gone with its Job, which this informer has not seen go yet (the garbage collector deletes the
+          // Job, then its pods): a replacement would start the training again for a moment
+          return;
+        }
         active = new ArrayList<>(active);
         active.addAll(create(job, missing));
       }
@@ -228,6 +233,14 @@ final class JobController implements AutoCloseable {
       throw failure;
     }
     return created;
+  }
+
+  /** Whether the API server still has {@code job} (this uid): read live, only before a replacement pod. */
+  private boolean stillExists(Job job) {
+    Job current = client.batch().v1().jobs().inNamespace(job.getMetadata().getNamespace())
+        .withName(job.getMetadata().getName()).get();
+    return current != null && current.getMetadata().getUid().equals(job.getMetadata().getUid())
+        && current.getMetadata().getDeletionTimestamp() == null;
   }
 
   private Pod post(Pod pod) {

@@ -3,6 +3,7 @@ package io.kftrainer.executor;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
+import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodStatusBuilder;
@@ -78,6 +79,53 @@ class JobControllerTest {
     assertThat(client.pods().inNamespace("default").list().getItems()).as("pods of a failed Job").isEmpty();
     assertThat(client.batch().v1().jobs().inNamespace("default").withName("train").get().getStatus().getConditions())
         .as("the Failed condition stays").anySatisfy(c -> assertThat(c.getType()).isEqualTo("Failed"));
+  }
+
+  /**
+   * The garbage collector deletes a Job, then its pods; a pod's deletion can reach the cache first. No replacement
+   * then: it would start the training again for a moment (found as a second daemon of a deleted JobSet's pod). A pod
+   * deleted while its Job lives is replaced, as Kubernetes does.
+   */
+  @Test
+  void aPodGoneWithItsDeletedJobIsNotReplacedWhileTheCacheStillShowsTheJob() {
+    Job job = client.batch().v1().jobs().inNamespace("default").resource(new JobBuilder().withNewMetadata()
+        .withName("train").endMetadata().withNewSpec().withBackoffLimit(0).withNewTemplate().withNewSpec()
+        .withRestartPolicy("Never").addNewContainer().withName("node").withImage("busybox").endContainer().endSpec()
+        .endTemplate().endSpec().build()).create();
+    jobs.put(job);
+    controller = new JobController(client, jobs, pods, events);
+    WorkQueue.Key key = new WorkQueue.Key(JobController.CONTROLLER, "default", "train");
+    controller.reconcile(key);
+    jobs.put(client.batch().v1().jobs().inNamespace("default").withName("train").get()); // as the informer would
+    Pod first = client.pods().inNamespace("default").list().getItems().get(0);
+    pods.put(running(first, 0));
+    controller.reconcile(key);
+
+    // deleted while its Job lives: replaced
+    client.pods().inNamespace("default").withName(first.getMetadata().getName()).delete();
+    pods.clear();
+    controller.reconcile(key);
+    List<Pod> replaced = client.pods().inNamespace("default").list().getItems();
+    assertThat(replaced).hasSize(1).noneMatch(pod -> pod.getMetadata().getName()
+        .equals(first.getMetadata().getName()));
+    pods.put(running(replaced.get(0), 0));
+    controller.reconcile(key);
+
+    // the Job deleted, then its pod; the cache has the Job still
+    client.batch().v1().jobs().inNamespace("default").withName("train").withPropagationPolicy(
+        DeletionPropagation.ORPHAN).delete();
+    client.pods().inNamespace("default").delete();
+    pods.clear();
+    long podCreates = podCreates();
+    controller.reconcile(key);
+
+    // (the API server's collector would delete such a pod at once, its owner gone: its creation is what counts)
+    assertThat(podCreates()).as("pods created for a deleted Job").isEqualTo(podCreates);
+  }
+
+  private long podCreates() {
+    return server.requests().stream().filter(r -> r.method().equals("POST")
+        && r.path().equals("/api/v1/namespaces/default/pods")).count();
   }
 
   private static Pod running(Pod pod, int restarts) {
