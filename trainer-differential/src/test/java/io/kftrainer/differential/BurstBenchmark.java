@@ -27,6 +27,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 import org.awaitility.Awaitility;
@@ -44,6 +45,7 @@ import org.junit.jupiter.api.Test;
  * {@code -Ddifferential.latencySamples}, 200 by default, alternated); over the burst, the reconcile latency p50/p99
  * from the controller's own {@code controller_runtime_reconcile_time_seconds}; after it, the controller's writes in
  * {@code -Ddifferential.idleMinutes} (5 by default) idle minutes from its own {@code rest_client_requests_total}.
+ * {@code -Ddifferential.ourJvmOptions="..."} adds JVM options to ours (a flight recording, another collector).
  * Not run by {@code verify}: without the property it reports itself skipped.
  */
 class BurstBenchmark {
@@ -52,6 +54,11 @@ class BurstBenchmark {
   private static final int CLIENTS = Integer.getInteger("differential.clients", 8);
   private static final int LATENCY_SAMPLES = Integer.getInteger("differential.latencySamples", 200);
   private static final int IDLE_MINUTES = Integer.getInteger("differential.idleMinutes", 5);
+  /** {@code -Ddifferential.controllers=ours} (or {@code upstream}) runs one of the two. */
+  private static final List<Controller> CONTROLLERS = Stream.of(System.getProperty("differential.controllers",
+      "upstream,ours").split(",")).map(label -> Stream.of(Controller.values()).filter(c -> c.label.equals(label.trim()))
+      .findFirst().orElseThrow(() -> new IllegalArgumentException("-Ddifferential.controllers: no controller "
+          + label))).toList();
   /** Enough kwok nodes that the pods of 1,000 TrainJobs are never short of room (110 pods a node). */
   private static final int NODES = 20;
   private static final String NAMESPACE = "burst";
@@ -72,7 +79,7 @@ class BurstBenchmark {
     Path work = Path.of(System.getProperty("trainer.lab.workDir", "target/lab"))
         .resolve("burst-" + ProcessHandle.current().pid());
     List<String> report = new ArrayList<>();
-    for (Controller controller : List.of(Controller.UPSTREAM, Controller.OURS)) {
+    for (Controller controller : CONTROLLERS) {
       report.add(run(controller, binaries, work.resolve(controller.label)));
     }
     System.out.printf("Burst of %d TrainJobs (torch-distributed, 2 nodes each), %d clients, %d kwok nodes:%n%s%n",

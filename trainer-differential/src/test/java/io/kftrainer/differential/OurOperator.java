@@ -58,6 +58,10 @@ final class OurOperator implements AutoCloseable {
         "--health-port", Integer.toString(healthPort), "--metrics-port", Integer.toString(metricsPort),
         "--bind-address", "127.0.0.1", "--leader-elect", "false", "--plugins-dir", work.resolve("plugins")
             .toString()));
+    String more = System.getProperty("differential.ourJvmOptions", "").trim();
+    if (!more.isEmpty()) {
+      command.addAll(1, List.of(more.split("\\s+")));
+    }
     LabProcess process = LabProcess.start("trainer", command, lab.logs().resolve("trainer.log"));
     OurOperator operator = new OurOperator(process, metricsPort);
     try {
