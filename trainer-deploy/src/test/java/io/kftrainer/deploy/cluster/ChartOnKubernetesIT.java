@@ -972,7 +972,7 @@ class ChartOnKubernetesIT {
         lab.serviceAccountToken(EXAMPLES, "prometheus", Duration.ofMinutes(10)));
     assertThat(scraped.statusCode()).isEqualTo(200);
     assertThat(scraped.body())
-        .contains("controller_runtime_reconcile_total{controller=\"trainjob\",result=\"success\"}");
+        .contains("controller_runtime_reconcile_total{controller=\"trainjob_controller\",result=\"success\"}");
     assertThat(get(metrics, lab.serviceAccountToken(EXAMPLES, "nosy", Duration.ofMinutes(10))).statusCode())
         .isEqualTo(403);
     assertThat(get(metrics, null).statusCode()).isEqualTo(401);

@@ -29,6 +29,7 @@ import io.kftrainer.operator.controller.TrainJobReconciler;
 import io.kftrainer.operator.metrics.ControllerRuntimeMetrics;
 import io.kftrainer.operator.optimization.OptimizationJobReconciler;
 import io.kftrainer.operator.plugins.OperatorPlugins;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
@@ -144,7 +145,14 @@ public final class TrainerOperator {
     // reconnecting is unhealthy for a moment, which the probe's failure threshold (3 x 20 s in the chart) absorbs.
     liveness.register("informers", () -> !running.getRuntimeInfo().isStarted()
         || running.getRuntimeInfo().allEventSourcesAreHealthy());
-    if (!config.leaderElection().enabled()) {
+    if (config.leaderElection().enabled()) {
+      // client-go's leader-election gauge, which controller-runtime serves: 1 while this process holds the Lease
+      Gauge.builder("leader.election.master.status", this, operator -> operator.isLeader() ? 1 : 0)
+          .description("Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 "
+              + "indicates master. 'name' is the string used to identify the lease. Please make sure to group by "
+              + "name.")
+          .tag("name", config.leaderElection().leaseName()).register(meterRegistry);
+    } else {
       leader.set(true);
     }
     // The components (the webhook server, whose certificate takes the longest) and the controller's informers start

@@ -11,8 +11,8 @@ import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.kftrainer.api.v1alpha1.ClusterTrainingRuntime;
 import io.kftrainer.api.v1alpha1.TrainerConstants;
 import io.kftrainer.api.v1alpha1.TrainingRuntime;
+import io.kftrainer.operator.metrics.ControllerRuntimeMetrics;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.Semaphore;
 import org.slf4j.Logger;
@@ -95,9 +95,8 @@ public abstract class LegacyFinalizerReconciler<R extends HasMetadata> implement
         || controllerName(TrainerConstants.CLUSTER_TRAINING_RUNTIME_KIND).equals(controller);
   }
 
-  /** {@code trainingruntime}, as controller-runtime names upstream's. */
   private static String controllerName(String kind) {
-    return kind.toLowerCase(Locale.ROOT);
+    return ControllerRuntimeMetrics.controllerName(kind);
   }
 
   static boolean isMarked(HasMetadata runtime) {

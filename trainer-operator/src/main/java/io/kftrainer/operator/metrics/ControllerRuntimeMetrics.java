@@ -27,20 +27,31 @@ import java.util.stream.DoubleStream;
 /**
  * JOSDK's metrics callbacks recorded under controller-runtime's names, labels and types, so that the dashboards
  * and alerts written for upstream's manager work on this operator; every callback is passed on to {@code delegate}
- * (JOSDK's own Micrometer metrics) as well. Per controller, labelled {@code controller} with the lower-cased kind
- * it reconciles ({@code trainjob}, as controller-runtime names controllers):
+ * (JOSDK's own Micrometer metrics) as well. Per controller, labelled {@code controller} with upstream's controller
+ * name, the lower-cased kind it reconciles and {@code _controller} ({@code trainjob_controller}, the name upstream's
+ * {@code Named(...)} gives it); every series controller-runtime v0.24 initialises when a controller starts exists
+ * from registration on:
  *
  * <ul>
  *   <li>{@code controller_runtime_reconcile_total{controller,result}}: counter, {@code result} one of
  *       {@code success}, {@code error}, {@code requeue_after} (the reconcile asked to be called again after a
- *       delay);</li>
- *   <li>{@code controller_runtime_reconcile_errors_total{controller}}: counter;</li>
+ *       delay) and {@code requeue} (never: a JOSDK reconcile cannot ask for an immediate requeue);</li>
+ *   <li>{@code controller_runtime_reconcile_errors_total}, {@code controller_runtime_terminal_reconcile_errors_total}
+ *       (never: every failure is retried), {@code controller_runtime_reconcile_panics_total} (a {@link Error} thrown
+ *       by the reconcile, Java's nearest to a recovered panic), {@code controller_runtime_reconcile_timeouts_total}
+ *       (never: no reconcile timeout), each {@code {controller}}: counters;</li>
  *   <li>{@code controller_runtime_reconcile_time_seconds{controller}}: histogram, controller-runtime's buckets;</li>
  *   <li>{@code controller_runtime_active_workers{controller}}, {@code controller_runtime_max_concurrent_reconciles
  *       {controller}}: gauges;</li>
- *   <li>{@code workqueue_depth{name,controller}}: gauge, {@code workqueue_adds_total{name,controller}}: counter,
- *       {@code workqueue_queue_duration_seconds{name,controller}}: histogram (controller-runtime's buckets, 10 ns to
- *       1000 s), {@code name} being the controller's name too.</li>
+ *   <li>client-go's work queue, {@code name} being the controller's name too: {@code workqueue_depth{name,controller,
+ *       priority}} (gauge, {@code priority} always {@code 0}: JOSDK has no priorities),
+ *       {@code workqueue_adds_total{name,controller}} and {@code workqueue_retries_total{name,controller}} (counters; a
+ *       retry is a reconcile scheduled after a delay: a failure's back-off or a {@code requeue_after}),
+ *       {@code workqueue_queue_duration_seconds{name,controller}} (queued to reconcile start) and
+ *       {@code workqueue_work_duration_seconds{name,controller}} (reconcile start to end), histograms with client-go's
+ *       buckets (10 ns to 1000 s), {@code workqueue_unfinished_work_seconds{name,controller}} and
+ *       {@code workqueue_longest_running_processor_seconds{name,controller}} (gauges of the reconciles running now,
+ *       computed when scraped).</li>
  * </ul>
  *
  * <p>JOSDK has no work queue object; its event processor keeps one pending mark per resource, which is what
@@ -62,6 +73,10 @@ public final class ControllerRuntimeMetrics implements Metrics {
   static final String RESULT_SUCCESS = "success";
   static final String RESULT_ERROR = "error";
   static final String RESULT_REQUEUE_AFTER = "requeue_after";
+  static final String RESULT_REQUEUE = "requeue";
+  /** The {@code priority} of client-go's priority queue that controller-runtime gives every ordinary event. */
+  static final String PRIORITY = "0";
+  private static final String CONTROLLER_SUFFIX = "_controller";
 
   private final MeterRegistry registry;
   private final Metrics delegate;
@@ -91,20 +106,31 @@ public final class ControllerRuntimeMetrics implements Metrics {
     final Counter error;
     final Counter requeueAfter;
     final Counter errors;
+    final Counter panics;
     final Timer reconcileTime;
     final AtomicInteger activeWorkers = new AtomicInteger();
     final Counter adds;
+    final Counter retries;
     final Timer queueDuration;
+    final Timer workDuration;
     /** Resource to the time it was added to the queue, while it waits. */
     final Map<ResourceID, Long> queued = new ConcurrentHashMap<>();
+    /** Resource to the time its reconcile started, while it runs. */
+    final Map<ResourceID, Long> processing = new ConcurrentHashMap<>();
 
     ControllerMeters(String controller) {
       success = result(controller, RESULT_SUCCESS);
       error = result(controller, RESULT_ERROR);
       requeueAfter = result(controller, RESULT_REQUEUE_AFTER);
-      errors = Counter.builder("controller.runtime.reconcile.errors")
-          .description("Total number of reconciliation errors per controller")
-          .tag("controller", controller).register(registry);
+      result(controller, RESULT_REQUEUE);
+      errors = counter("controller.runtime.reconcile.errors", "Total number of reconciliation errors per controller",
+          controller);
+      counter("controller.runtime.terminal.reconcile.errors",
+          "Total number of terminal reconciliation errors per controller", controller);
+      panics = counter("controller.runtime.reconcile.panics", "Total number of reconciliation panics per controller",
+          controller);
+      counter("controller.runtime.reconcile.timeouts", "Total number of reconciliation timeouts per controller",
+          controller);
       reconcileTime = Timer.builder("controller.runtime.reconcile.time")
           .description("Length of time per reconciliation per controller")
           .serviceLevelObjectives(durations(RECONCILE_BUCKETS))
@@ -117,14 +143,28 @@ public final class ControllerRuntimeMetrics implements Metrics {
           .description("Maximum number of concurrent reconciles per controller")
           .tag("controller", controller).register(registry);
       Gauge.builder("workqueue.depth", queued, Map::size)
-          .description("Current depth of workqueue")
-          .tag("name", controller).tag("controller", controller).register(registry);
+          .description("Current depth of workqueue by workqueue and priority")
+          .tag("name", controller).tag("controller", controller).tag("priority", PRIORITY).register(registry);
       adds = Counter.builder("workqueue.adds")
           .description("Total number of adds handled by workqueue")
           .tag("name", controller).tag("controller", controller).register(registry);
-      queueDuration = Timer.builder("workqueue.queue.duration")
-          .description("How long in seconds an item stays in workqueue before being requested")
-          .serviceLevelObjectives(durations(QUEUE_BUCKETS))
+      retries = Counter.builder("workqueue.retries")
+          .description("Total number of items added to the workqueue with a non-zero delay (rate-limited requeues, "
+              + "explicit RequeueAfter or AddAfter calls)")
+          .tag("name", controller).tag("controller", controller).register(registry);
+      queueDuration = queueTimer("workqueue.queue.duration",
+          "How long in seconds an item stays in workqueue before being requested", controller);
+      workDuration = queueTimer("workqueue.work.duration",
+          "How long in seconds processing an item from workqueue takes.", controller);
+      Gauge.builder("workqueue.unfinished.work", processing, running -> secondsRunning(running, false))
+          .description("How many seconds of work has been done that is in progress and hasn't been observed by "
+              + "work_duration. Large values indicate stuck threads. One can deduce the number of stuck threads by "
+              + "observing the rate at which this increases.")
+          .baseUnit("seconds")
+          .tag("name", controller).tag("controller", controller).register(registry);
+      Gauge.builder("workqueue.longest.running.processor", processing, running -> secondsRunning(running, true))
+          .description("How many seconds has the longest running processor for workqueue been running.")
+          .baseUnit("seconds")
           .tag("name", controller).tag("controller", controller).register(registry);
     }
 
@@ -133,6 +173,34 @@ public final class ControllerRuntimeMetrics implements Metrics {
           .description("Total number of reconciliations per controller")
           .tag("controller", controller).tag("result", result).register(registry);
     }
+
+    private Counter counter(String name, String description, String controller) {
+      return Counter.builder(name).description(description).tag("controller", controller).register(registry);
+    }
+
+    private Timer queueTimer(String name, String description, String controller) {
+      return Timer.builder(name).description(description)
+          .serviceLevelObjectives(durations(QUEUE_BUCKETS))
+          .tag("name", controller).tag("controller", controller).register(registry);
+    }
+
+    /** The seconds the reconciles running now have run: their sum, or the longest. */
+    private double secondsRunning(Map<ResourceID, Long> running, boolean longest) {
+      long now = nanoClock.getAsLong();
+      double total = 0;
+      double oldest = 0;
+      for (long started : running.values()) {
+        double seconds = (now - started) / 1e9;
+        total += seconds;
+        oldest = Math.max(oldest, seconds);
+      }
+      return longest ? oldest : total;
+    }
+  }
+
+  /** Upstream's name of the controller of {@code kind}: {@code trainjob_controller}. */
+  public static String controllerName(String kind) {
+    return kind.toLowerCase(Locale.ROOT) + CONTROLLER_SUFFIX;
   }
 
   @Override
@@ -155,10 +223,13 @@ public final class ControllerRuntimeMetrics implements Metrics {
   public void reconciliationExecutionStarted(HasMetadata resource, Map<String, Object> metadata) {
     ControllerMeters meters = meters(metadata);
     if (meters != null) {
-      Long added = meters.queued.remove(ResourceID.fromResource(resource));
+      ResourceID id = ResourceID.fromResource(resource);
+      long now = nanoClock.getAsLong();
+      Long added = meters.queued.remove(id);
       if (added != null) {
-        meters.queueDuration.record(nanoClock.getAsLong() - added, TimeUnit.NANOSECONDS);
+        meters.queueDuration.record(now - added, TimeUnit.NANOSECONDS);
       }
+      meters.processing.put(id, now);
       meters.activeWorkers.incrementAndGet();
     }
     delegate.reconciliationExecutionStarted(resource, metadata);
@@ -168,6 +239,10 @@ public final class ControllerRuntimeMetrics implements Metrics {
   public void reconciliationExecutionFinished(HasMetadata resource, Map<String, Object> metadata) {
     ControllerMeters meters = meters(metadata);
     if (meters != null) {
+      Long started = meters.processing.remove(ResourceID.fromResource(resource));
+      if (started != null) {
+        meters.workDuration.record(nanoClock.getAsLong() - started, TimeUnit.NANOSECONDS);
+      }
       meters.activeWorkers.decrementAndGet();
     }
     delegate.reconciliationExecutionFinished(resource, metadata);
@@ -178,6 +253,7 @@ public final class ControllerRuntimeMetrics implements Metrics {
     ControllerMeters meters = meters(metadata);
     if (meters != null) {
       meters.queued.remove(resourceID);
+      meters.processing.remove(resourceID);
     }
     delegate.cleanupDoneFor(resourceID, metadata);
   }
@@ -192,9 +268,19 @@ public final class ControllerRuntimeMetrics implements Metrics {
     try {
       T result = delegate.timeControllerExecution(execution);
       boolean requeued = result instanceof BaseControl<?> control && control.getScheduleDelay().isPresent();
-      (requeued ? meters.requeueAfter : meters.success).increment();
+      if (requeued) {
+        meters.requeueAfter.increment();
+        meters.retries.increment();
+      } else {
+        meters.success.increment();
+      }
       return result;
-    } catch (Exception | Error e) {
+    } catch (Exception e) {
+      meters.error.increment();
+      meters.errors.increment();
+      throw e;
+    } catch (Error e) {
+      meters.panics.increment();
       meters.error.increment();
       meters.errors.increment();
       throw e;
@@ -210,6 +296,11 @@ public final class ControllerRuntimeMetrics implements Metrics {
 
   @Override
   public void failedReconciliation(HasMetadata resource, Exception exception, Map<String, Object> metadata) {
+    // JOSDK calls this as it schedules the retry of a failed reconcile after its back-off
+    ControllerMeters meters = meters(metadata);
+    if (meters != null) {
+      meters.retries.increment();
+    }
     delegate.failedReconciliation(resource, exception, metadata);
   }
 
@@ -230,7 +321,7 @@ public final class ControllerRuntimeMetrics implements Metrics {
   }
 
   private ControllerMeters meters(String kind) {
-    return controllers.computeIfAbsent(kind.toLowerCase(Locale.ROOT), ControllerMeters::new);
+    return controllers.computeIfAbsent(controllerName(kind), ControllerMeters::new);
   }
 
   private static Duration[] durations(double[] seconds) {

@@ -7,6 +7,8 @@ import io.kftrainer.operator.app.OperatorComponent;
 import io.kftrainer.operator.app.OperatorConfig;
 import io.kftrainer.webhook.HttpServerNoDelay;
 import io.kftrainer.webhook.TlsOptions;
+import io.kftrainer.operator.metrics.GoRuntimeEquivalents;
+import io.kftrainer.operator.metrics.ProcessMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
@@ -157,7 +159,8 @@ public final class MetricsServer implements OperatorComponent {
   private void bindJvmMetrics() {
     gcMetrics = new JvmGcMetrics();
     for (MeterBinder binder : List.of(new JvmMemoryMetrics(), gcMetrics, new JvmThreadMetrics(),
-        new ClassLoaderMetrics(), new ProcessorMetrics(), new UptimeMetrics())) {
+        new ClassLoaderMetrics(), new ProcessorMetrics(), new UptimeMetrics(), new ProcessMetrics(),
+        new GoRuntimeEquivalents())) {
       binder.bindTo(registry);
     }
   }

@@ -17,6 +17,8 @@ import io.kftrainer.webhook.cert.WebhookConfigurations;
 import io.kftrainer.operator.controller.TestCluster;
 import io.kftrainer.webhook.ApiServerWebhooks;
 import io.kftrainer.operator.app.WebhookComponent;
+import io.kftrainer.operator.metrics.Exposition;
+import io.kftrainer.operator.metrics.UpstreamManagerMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.URI;
@@ -27,8 +29,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
+import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -56,7 +62,8 @@ class OperatorEndpointsTest {
     OperatorConfig config = TestCluster.config(pluginsDir)
         .withPorts(0, 0)
         .withBindAddress(OperatorConfig.LOOPBACK_ADDRESS)
-        .withWebhook(new OperatorConfig.Webhook(0, Optional.empty(), SECRET, SERVICE));
+        .withWebhook(new OperatorConfig.Webhook(0, Optional.empty(), SECRET, SERVICE))
+        .withLeaderElection(new OperatorConfig.LeaderElection(true, OperatorConfig.DEFAULT_LEASE_NAME));
     operator = cluster.startOperator(config, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), builder -> builder
         .component(context -> keep(OPS, (OpsServer) OpsServer.factory().create(context)))
         .component(context -> keep(WEBHOOK, (WebhookComponent) WebhookComponent.factory().create(context)))
@@ -90,30 +97,68 @@ class OperatorEndpointsTest {
     });
     cluster.awaitJobSet(ns, "counted");
 
-    String caBundle = Base64.getEncoder().encodeToString(WebhookConfigurations.caBundles(cluster.client()).get(0)
-        .getBytes(StandardCharsets.US_ASCII));
-    HttpClient https = HttpClient.newBuilder().sslContext(CaBundleTrust.sslContext(caBundle,
-        WebhookConfigurations.SERVICE_HOST)).build();
-    String metrics = await().atMost(TestCluster.TIMEOUT).until(() -> https.send(HttpRequest.newBuilder(
-            URI.create("https://127.0.0.1:" + METRICS.get().port() + "/metrics")).build(),
-        HttpResponse.BodyHandlers.ofString()).body(), body -> body.contains("result=\"success\""));
+    String metrics = await().atMost(TestCluster.TIMEOUT).until(OperatorEndpointsTest::scrape,
+        body -> body.contains("result=\"success\""));
 
     assertThat(metrics).contains("operator_sdk_reconciliations_started_total",
         "trainer_trainjobs{condition=\"Created\"}", "jvm_memory_used_bytes");
     assertThat(metrics)
-        .containsPattern("controller_runtime_reconcile_total\\{controller=\"trainjob\",result=\"success\"} [1-9]")
+        .containsPattern(
+            "controller_runtime_reconcile_total\\{controller=\"trainjob_controller\",result=\"success\"} [1-9]")
         .contains("# TYPE controller_runtime_reconcile_errors_total counter",
-            "controller_runtime_reconcile_time_seconds_bucket{controller=\"trainjob\",le=\"0.005\"}",
-            "controller_runtime_active_workers{controller=\"trainjob\"}",
-            "controller_runtime_max_concurrent_reconciles{controller=\"trainjob\"}",
-            "controller_runtime_reconcile_total{controller=\"trainingruntime\",result=\"success\"}",
-            "workqueue_depth{controller=\"trainjob\",name=\"trainjob\"}",
-            "workqueue_queue_duration_seconds_bucket{controller=\"trainjob\",name=\"trainjob\",le=\"1.0E-8\"}")
-        .containsPattern("workqueue_adds_total\\{controller=\"trainjob\",name=\"trainjob\"} [1-9]")
+            "controller_runtime_reconcile_time_seconds_bucket{controller=\"trainjob_controller\",le=\"0.005\"}",
+            "controller_runtime_active_workers{controller=\"trainjob_controller\"}",
+            "controller_runtime_max_concurrent_reconciles{controller=\"trainjob_controller\"}",
+            "controller_runtime_reconcile_total{controller=\"trainingruntime_controller\",result=\"success\"}",
+            "workqueue_depth{controller=\"trainjob_controller\",name=\"trainjob_controller\",priority=\"0\"}",
+            "workqueue_queue_duration_seconds_bucket{controller=\"trainjob_controller\",name=\"trainjob_controller\","
+                + "le=\"1.0E-8\"}")
+        .containsPattern(
+            "workqueue_adds_total\\{controller=\"trainjob_controller\",name=\"trainjob_controller\"} [1-9]")
         .as("upstream's groupKindConcurrency for runtimes").contains(
-            "controller_runtime_max_concurrent_reconciles{controller=\"trainingruntime\"} 1.0")
+            "controller_runtime_max_concurrent_reconciles{controller=\"trainingruntime_controller\"} 1.0")
         .containsPattern("rest_client_requests_total\\{code=\"200\",host=\"[^\"]+\",method=\"GET\"} [1-9]")
         .containsPattern("rest_client_requests_total\\{code=\"201\",host=\"[^\"]+\",method=\"POST\"} [1-9]");
+  }
+
+  @Test
+  void theExpositionServesEveryFamilyUpstreamsManagerServesWithItsLabelNamesAndValues() throws Exception {
+    String ns = "upstream-names";
+    cluster.createRuntimes(ns);
+    cluster.createTrainJob(ns, "listed", tj -> {
+    });
+    cluster.awaitJobSet(ns, "listed");
+    UpstreamManagerMetrics upstream = UpstreamManagerMetrics.read();
+
+    Exposition exposition = Exposition.parse(await().atMost(TestCluster.TIMEOUT).until(OperatorEndpointsTest::scrape,
+        body -> body.contains("leader_election_master_status{name=\"trainer.kubeflow.org\"} 1.0")));
+
+    SoftAssertions softly = new SoftAssertions();
+    for (UpstreamManagerMetrics.Metric metric : upstream.metrics().values()) {
+      Exposition.Family family = exposition.families().get(metric.name());
+      softly.assertThat(family).as(metric.name()).isNotNull();
+      if (family != null) {
+        softly.assertThat(family.type()).as(metric.name() + "'s type").isEqualTo(metric.type());
+        softly.assertThat(family.labelNames()).as(metric.name() + "'s label names").containsExactly(metric.labels());
+      }
+    }
+    for (Map.Entry<String, List<String>> label : upstream.values().entrySet()) {
+      Set<String> served = exposition.families().values().stream()
+          .filter(family -> upstream.metrics().containsKey(family.name()))
+          .flatMap(family -> family.values(label.getKey()).stream()).collect(Collectors.toSet());
+      softly.assertThat(served).as("values of " + label.getKey())
+          .containsAll(upstream.servedValues(label.getKey()));
+    }
+    softly.assertAll();
+  }
+
+  private static String scrape() throws Exception {
+    String caBundle = Base64.getEncoder().encodeToString(WebhookConfigurations.caBundles(cluster.client()).get(0)
+        .getBytes(StandardCharsets.US_ASCII));
+    HttpClient https = HttpClient.newBuilder().sslContext(CaBundleTrust.sslContext(caBundle,
+        WebhookConfigurations.SERVICE_HOST)).build();
+    return https.send(HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + METRICS.get().port() + "/metrics"))
+        .build(), HttpResponse.BodyHandlers.ofString()).body();
   }
 
   @Test
