@@ -26,7 +26,12 @@ import io.kftrainer.operator.controller.ServedKinds;
 import io.kftrainer.operator.controller.TrainJobEventSources;
 import io.kftrainer.operator.controller.TrainJobEvents;
 import io.kftrainer.operator.controller.TrainJobReconciler;
+import io.kftrainer.api.v1alpha1.TrainJob;
 import io.kftrainer.operator.metrics.ControllerRuntimeMetrics;
+import io.kftrainer.operator.metrics.OperatorInfoMetrics;
+import io.kftrainer.operator.metrics.PluginCallMetrics;
+import io.kftrainer.operator.metrics.TrainJobLifecycleMetrics;
+import io.kftrainer.operator.metrics.TrainJobStateMetrics;
 import io.kftrainer.operator.optimization.OptimizationJobReconciler;
 import io.kftrainer.operator.plugins.OperatorPlugins;
 import io.micrometer.core.instrument.Gauge;
@@ -76,6 +81,8 @@ public final class TrainerOperator {
   private final OperatorPlugins plugins;
   private final PhaseRunner runner;
   private final MeterRegistry meterRegistry;
+  private final TrainJobLifecycleMetrics lifecycle;
+  private TrainJobStateMetrics states;
   private final Clock clock;
   private final ObjectsCreated objectsCreated;
   private final JobSetRestarts.Listener restartsListener;
@@ -100,8 +107,10 @@ public final class TrainerOperator {
         : OperatorPlugins.load(config.pluginsDir(), Optional.empty(), config.statusConditions(),
             TrainJobStatusFeature.pluginSections(config));
     plugins.checkLoaded(config.allowPluginLoadFailures());
-    this.runner = plugins.runner().withCalls(PluginCalls.withTimeout(config.pluginCallTimeout()));
     this.meterRegistry = builder.meterRegistry != null ? builder.meterRegistry : new SimpleMeterRegistry();
+    this.runner = plugins.runner().withCalls(PluginCalls.withTimeout(config.pluginCallTimeout(),
+        new PluginCallMetrics(meterRegistry)));
+    this.lifecycle = new TrainJobLifecycleMetrics(meterRegistry);
     this.clock = builder.clock;
     this.objectsCreated = builder.objectsCreated;
     this.restartsListener = builder.restartsListener;
@@ -131,13 +140,19 @@ public final class TrainerOperator {
     TrainJobEventSources eventSources = TrainJobEventSources.plan(runner.watches(), client, cache);
     TrainJobEvents events = new TrainJobEvents(client, identity, clock);
     TrainJobReconciler reconciler = new TrainJobReconciler(runner, eventSources, cache, runtimes, client, events,
-        clock, objectsCreated, restartsListener);
+        clock, objectsCreated, (trainJob, restart, maxRestarts, failure) -> {
+          lifecycle.restarted(trainJob);
+          restartsListener.restarted(trainJob, restart, maxRestarts, failure);
+        }, lifecycle);
     RetriedFailureLogFilter.install();
     operator = new Operator(this::configure);
     register(reconciler);
-    registerOptimizationJobs(events);
+    Optional<OptimizationJobReconciler> optimizationJobs = registerOptimizationJobs(events);
     registerRuntimeControllers();
-    TrainJobMetrics.register(meterRegistry, cache);
+    OperatorInfoMetrics.register(meterRegistry, OperatorVersion.get());
+    states = new TrainJobStateMetrics(meterRegistry, () -> cache.list(TrainJob.class, null),
+        () -> optimizationJobs.map(OptimizationJobReconciler::cached).orElse(List.of()));
+    states.start(TrainJobStateMetrics.DEFAULT_PERIOD);
     Operator running = operator;
     readiness.register("controller", () -> running.getRuntimeInfo().isStarted()
         && running.getRuntimeInfo().allEventSourcesAreHealthy());
@@ -202,13 +217,15 @@ public final class TrainerOperator {
    * The OptimizationJob controller, beside the TrainJob one and configured like it. Without the OptimizationJob CRD
    * (an installation that predates it) the operator runs without, and says so.
    */
-  private void registerOptimizationJobs(TrainJobEvents events) {
+  private Optional<OptimizationJobReconciler> registerOptimizationJobs(TrainJobEvents events) {
     if (!ServedKinds.isServed(OptimizationJob.class, client)) {
       LOG.warn("OptimizationJobs are not served (CRD optimizationjobs.trainer.kubeflow.org not installed): the "
           + "OptimizationJob controller is off");
-      return;
+      return Optional.empty();
     }
-    register(new OptimizationJobReconciler(client, events, clock));
+    OptimizationJobReconciler reconciler = new OptimizationJobReconciler(client, events, clock);
+    register(reconciler);
+    return Optional.of(reconciler);
   }
 
   /**
@@ -298,7 +315,7 @@ public final class TrainerOperator {
         .withCloseClientOnStop(false)
         .withConcurrentReconciliationThreads(config.trainJobConcurrency())
         .withMetrics(new ControllerRuntimeMetrics(meterRegistry, MicrometerMetrics.withoutPerResourceMetrics(
-            meterRegistry), this::maxConcurrentReconciles))
+            meterRegistry), this::maxConcurrentReconciles, lifecycle::received))
         .withUseSSAToPatchPrimaryResource(false)
         .withStopOnInformerErrorDuringStartup(true)
         .withInformerStoppedHandler((informer, error) -> {
@@ -407,6 +424,9 @@ public final class TrainerOperator {
     } catch (RuntimeException e) {
       LOG.warn("Error while stopping the controller", e);
     } finally {
+      if (states != null) {
+        states.close();
+      }
       for (int i = started.size() - 1; i >= 0; i--) {
         stopQuietly(started.get(i));
       }

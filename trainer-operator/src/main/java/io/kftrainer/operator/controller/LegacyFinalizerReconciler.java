@@ -11,7 +11,6 @@ import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.kftrainer.api.v1alpha1.ClusterTrainingRuntime;
 import io.kftrainer.api.v1alpha1.TrainerConstants;
 import io.kftrainer.api.v1alpha1.TrainingRuntime;
-import io.kftrainer.operator.metrics.ControllerRuntimeMetrics;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Semaphore;
@@ -96,7 +95,7 @@ public abstract class LegacyFinalizerReconciler<R extends HasMetadata> implement
   }
 
   private static String controllerName(String kind) {
-    return ControllerRuntimeMetrics.controllerName(kind);
+    return ControllerNames.of(kind);
   }
 
   static boolean isMarked(HasMetadata runtime) {

@@ -27,6 +27,7 @@ import io.kftrainer.runtime.RuntimeResolver;
 import io.kftrainer.runtime.UnsupportedRuntimeException;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -103,6 +104,7 @@ public final class TrainJobReconciler implements Reconciler<TrainJob> {
   private final ObjectsCreated objectsCreated;
   private final FinishedTrainJobCleanup cleanup;
   private final JobSetRestarts restarts;
+  private final StatusWritten statusWritten;
   private final ReconcileFailureLog failures = new ReconcileFailureLog();
 
   public TrainJobReconciler(PhaseRunner runner, TrainJobEventSources eventSources, CacheObjectLookup cache,
@@ -121,6 +123,15 @@ public final class TrainJobReconciler implements Reconciler<TrainJob> {
   public TrainJobReconciler(PhaseRunner runner, TrainJobEventSources eventSources, CacheObjectLookup cache,
       RuntimeResolver runtimes, KubernetesClient client, TrainJobEvents events, Clock clock,
       ObjectsCreated objectsCreated, JobSetRestarts.Listener restartsListener) {
+    this(runner, eventSources, cache, runtimes, client, events, clock, objectsCreated, restartsListener,
+        StatusWritten.NONE);
+  }
+
+  /** @param statusWritten told of each status written (the metrics of TrainJobs' lives) */
+  public TrainJobReconciler(PhaseRunner runner, TrainJobEventSources eventSources, CacheObjectLookup cache,
+      RuntimeResolver runtimes, KubernetesClient client, TrainJobEvents events, Clock clock,
+      ObjectsCreated objectsCreated, JobSetRestarts.Listener restartsListener, StatusWritten statusWritten) {
+    this.statusWritten = statusWritten;
     this.runner = runner;
     this.eventSources = eventSources;
     this.cache = cache;
@@ -269,8 +280,11 @@ public final class TrainJobReconciler implements Reconciler<TrainJob> {
    */
   private PostExecutionResult reportStatus(TrainJob trainJob, BuildOutcome outcome, Context<TrainJob> context,
       RunPolicy runPolicy) {
-    PostExecutionResult result = runner.runPostExecution(trainJob, outcome, cache, clock.instant(), runPolicy);
+    Instant now = clock.instant();
+    StatusWritten.Before before = StatusWritten.Before.of(trainJob.getStatus());
+    PostExecutionResult result = runner.runPostExecution(trainJob, outcome, cache, now, runPolicy);
     status.write(trainJob, result.status(), context);
+    statusWritten.written(trainJob, before, result.status(), result.transitions(), now);
     events.transitions(trainJob, result.transitions());
     if (result.deadlineExceeded()) {
       children.deleteIfPresent(JobSet.class, trainJob);

@@ -9,17 +9,17 @@ import io.javaoperatorsdk.operator.processing.Controller;
 import io.javaoperatorsdk.operator.processing.GroupVersionKind;
 import io.javaoperatorsdk.operator.processing.event.Event;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.kftrainer.operator.controller.ControllerNames;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import java.time.Duration;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import java.util.function.ToIntFunction;
 import java.util.stream.DoubleStream;
@@ -54,6 +54,9 @@ import java.util.stream.DoubleStream;
  *       computed when scraped).</li>
  * </ul>
  *
+ * <p>Beside them, the same reconciles as upstream PR #3433 times them: {@code kubeflow_trainer_reconcile_duration_seconds
+ * {controller,result}}, {@code result} {@code success} or {@code error}, Prometheus' default buckets.
+ *
  * <p>JOSDK has no work queue object; its event processor keeps one pending mark per resource, which is what
  * client-go's queue keeps too (an item added twice before it is taken counts once). So: an event for a resource
  * with no pending mark is an add (depth + 1, the time noted); the start of its reconcile takes it off the queue
@@ -76,24 +79,31 @@ public final class ControllerRuntimeMetrics implements Metrics {
   static final String RESULT_REQUEUE = "requeue";
   /** The {@code priority} of client-go's priority queue that controller-runtime gives every ordinary event. */
   static final String PRIORITY = "0";
-  private static final String CONTROLLER_SUFFIX = "_controller";
 
   private final MeterRegistry registry;
   private final Metrics delegate;
   private final ToIntFunction<String> maxConcurrentReconciles;
   private final LongSupplier nanoClock;
+  private final Consumer<Event> events;
   private final Map<String, ControllerMeters> controllers = new ConcurrentHashMap<>();
 
   /**
    * @param maxConcurrentReconciles per controller name, the reconciles that may run at once
+   * @param events told of every event the controllers receive (the metrics of TrainJobs' lives)
    */
   public ControllerRuntimeMetrics(MeterRegistry registry, Metrics delegate,
-      ToIntFunction<String> maxConcurrentReconciles) {
-    this(registry, delegate, maxConcurrentReconciles, System::nanoTime);
+      ToIntFunction<String> maxConcurrentReconciles, Consumer<Event> events) {
+    this(registry, delegate, maxConcurrentReconciles, System::nanoTime, events);
   }
 
   ControllerRuntimeMetrics(MeterRegistry registry, Metrics delegate, ToIntFunction<String> maxConcurrentReconciles,
       LongSupplier nanoClock) {
+    this(registry, delegate, maxConcurrentReconciles, nanoClock, event -> { });
+  }
+
+  private ControllerRuntimeMetrics(MeterRegistry registry, Metrics delegate,
+      ToIntFunction<String> maxConcurrentReconciles, LongSupplier nanoClock, Consumer<Event> events) {
+    this.events = Objects.requireNonNull(events, "events");
     this.registry = Objects.requireNonNull(registry, "registry");
     this.delegate = Objects.requireNonNull(delegate, "delegate");
     this.maxConcurrentReconciles = Objects.requireNonNull(maxConcurrentReconciles, "maxConcurrentReconciles");
@@ -108,6 +118,8 @@ public final class ControllerRuntimeMetrics implements Metrics {
     final Counter errors;
     final Counter panics;
     final Timer reconcileTime;
+    final Timer trainerSuccess;
+    final Timer trainerError;
     final AtomicInteger activeWorkers = new AtomicInteger();
     final Counter adds;
     final Counter retries;
@@ -133,8 +145,10 @@ public final class ControllerRuntimeMetrics implements Metrics {
           controller);
       reconcileTime = Timer.builder("controller.runtime.reconcile.time")
           .description("Length of time per reconciliation per controller")
-          .serviceLevelObjectives(durations(RECONCILE_BUCKETS))
+          .serviceLevelObjectives(Buckets.durations(RECONCILE_BUCKETS))
           .tag("controller", controller).register(registry);
+      trainerSuccess = trainerReconcile(controller, RESULT_SUCCESS);
+      trainerError = trainerReconcile(controller, RESULT_ERROR);
       Gauge.builder("controller.runtime.active.workers", activeWorkers, AtomicInteger::get)
           .description("Number of currently used workers per controller")
           .tag("controller", controller).register(registry);
@@ -174,13 +188,20 @@ public final class ControllerRuntimeMetrics implements Metrics {
           .tag("controller", controller).tag("result", result).register(registry);
     }
 
+    private Timer trainerReconcile(String controller, String result) {
+      return Timer.builder("kubeflow.trainer.reconcile.duration")
+          .description("Latency of reconcile iterations per controller.")
+          .serviceLevelObjectives(Buckets.durations(PluginCallMetrics.DEFAULT_BUCKETS))
+          .tag("controller", controller).tag("result", result).register(registry);
+    }
+
     private Counter counter(String name, String description, String controller) {
       return Counter.builder(name).description(description).tag("controller", controller).register(registry);
     }
 
     private Timer queueTimer(String name, String description, String controller) {
       return Timer.builder(name).description(description)
-          .serviceLevelObjectives(durations(QUEUE_BUCKETS))
+          .serviceLevelObjectives(Buckets.durations(QUEUE_BUCKETS))
           .tag("name", controller).tag("controller", controller).register(registry);
     }
 
@@ -198,11 +219,6 @@ public final class ControllerRuntimeMetrics implements Metrics {
     }
   }
 
-  /** Upstream's name of the controller of {@code kind}: {@code trainjob_controller}. */
-  public static String controllerName(String kind) {
-    return kind.toLowerCase(Locale.ROOT) + CONTROLLER_SUFFIX;
-  }
-
   @Override
   public void controllerRegistered(Controller<? extends HasMetadata> controller) {
     meters(GroupVersionKind.gvkFor(controller.getConfiguration().getResourceClass()).getKind());
@@ -216,6 +232,7 @@ public final class ControllerRuntimeMetrics implements Metrics {
         == null) {
       meters.adds.increment();
     }
+    events.accept(event);
     delegate.receivedEvent(event, metadata);
   }
 
@@ -265,8 +282,10 @@ public final class ControllerRuntimeMetrics implements Metrics {
       return delegate.timeControllerExecution(execution);
     }
     long start = nanoClock.getAsLong();
+    boolean failed = true;
     try {
       T result = delegate.timeControllerExecution(execution);
+      failed = false;
       boolean requeued = result instanceof BaseControl<?> control && control.getScheduleDelay().isPresent();
       if (requeued) {
         meters.requeueAfter.increment();
@@ -285,7 +304,9 @@ public final class ControllerRuntimeMetrics implements Metrics {
       meters.errors.increment();
       throw e;
     } finally {
-      meters.reconcileTime.record(nanoClock.getAsLong() - start, TimeUnit.NANOSECONDS);
+      long took = nanoClock.getAsLong() - start;
+      meters.reconcileTime.record(took, TimeUnit.NANOSECONDS);
+      (failed ? meters.trainerError : meters.trainerSuccess).record(took, TimeUnit.NANOSECONDS);
     }
   }
 
@@ -321,10 +342,6 @@ public final class ControllerRuntimeMetrics implements Metrics {
   }
 
   private ControllerMeters meters(String kind) {
-    return controllers.computeIfAbsent(controllerName(kind), ControllerMeters::new);
-  }
-
-  private static Duration[] durations(double[] seconds) {
-    return DoubleStream.of(seconds).mapToObj(s -> Duration.ofNanos(Math.round(s * 1e9))).toArray(Duration[]::new);
+    return controllers.computeIfAbsent(ControllerNames.of(kind), ControllerMeters::new);
   }
 }

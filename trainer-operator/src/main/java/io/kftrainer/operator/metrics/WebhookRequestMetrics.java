@@ -7,14 +7,12 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.io.IOException;
-import java.time.Duration;
 import java.util.Collection;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.DoubleStream;
 
 /**
  * controller-runtime's metrics of its webhook server, under its names, as a filter of the admission webhook server's
@@ -48,8 +46,7 @@ public final class WebhookRequestMetrics extends Filter {
       this.webhook = webhook;
       latency = Timer.builder("controller.runtime.webhook.latency")
           .description("Histogram of the latency of processing admission requests")
-          .serviceLevelObjectives(DoubleStream.of(ControllerRuntimeMetrics.QUEUE_BUCKETS)
-              .mapToObj(s -> Duration.ofNanos(Math.round(s * 1e9))).toArray(Duration[]::new))
+          .serviceLevelObjectives(Buckets.durations(ControllerRuntimeMetrics.QUEUE_BUCKETS))
           .tag("webhook", webhook).register(registry);
       Gauge.builder("controller.runtime.webhook.requests.in.flight", inFlight, AtomicInteger::get)
           .description("Current number of admission requests being served.")

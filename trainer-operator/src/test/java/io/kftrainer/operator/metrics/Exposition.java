@@ -43,6 +43,12 @@ public final class Exposition {
       return values;
     }
 
+    /** The upper bounds of the buckets of a histogram, {@code +Inf} aside, in order. */
+    public List<Double> buckets() {
+      return samples.stream().filter(s -> s.name().endsWith("_bucket")).map(s -> s.labels().get("le"))
+          .filter(le -> !"+Inf".equals(le)).map(Double::valueOf).distinct().sorted().toList();
+    }
+
     /** The sum of the samples named {@code sampleName} whose labels include {@code match}. */
     public double sum(String sampleName, Map<String, String> match) {
       return samples.stream().filter(s -> s.name().equals(sampleName))

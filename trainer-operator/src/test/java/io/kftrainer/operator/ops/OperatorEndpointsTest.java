@@ -133,6 +133,68 @@ class OperatorEndpointsTest {
     Exposition exposition = Exposition.parse(await().atMost(TestCluster.TIMEOUT).until(OperatorEndpointsTest::scrape,
         body -> body.contains("leader_election_master_status{name=\"trainer.kubeflow.org\"} 1.0")));
 
+    assertServes(exposition, upstream);
+  }
+
+  @Test
+  void kubeflowTrainerMetricsHaveTheNamesTypesLabelsAndBucketsOfUpstreamsPr3433AndCountTrainJobsLives()
+      throws Exception {
+    String ns = "lifecycle";
+    cluster.createRuntimes(ns);
+    for (String name : List.of("done", "broken", "paused")) {
+      cluster.createTrainJob(ns, name, tj -> tj.getSpec().setSuspend("paused".equals(name)));
+    }
+    cluster.awaitJobSet(ns, "done");
+    cluster.awaitJobSet(ns, "broken");
+    cluster.setJobSetStatus(ns, "done", "StartupPolicyCompleted", "StartupPolicyCompleted", "started",
+        Map.of("name", "node", "ready", 1, "succeeded", 0, "failed", 0, "active", 2, "suspended", 0));
+    await().atMost(TestCluster.TIMEOUT).until(() -> cluster.trainJob(ns, "done").getStatus().getJobsStatus() != null
+        && cluster.trainJob(ns, "done").getStatus().getJobsStatus().get(0).getReady() == 1);
+    cluster.setJobSetStatus(ns, "done", "Completed", "AllJobsCompleted", "jobset completed successfully",
+        Map.of("name", "node", "ready", 0, "succeeded", 2, "failed", 0, "active", 0, "suspended", 0));
+    cluster.setJobSetStatus(ns, "broken", "Failed", "FailedJobs", "jobset failed",
+        Map.of("name", "node", "ready", 0, "succeeded", 0, "failed", 1, "active", 0, "suspended", 0));
+    cluster.awaitCondition(ns, "done", "Complete", "True");
+    cluster.awaitCondition(ns, "broken", "Failed", "True");
+    cluster.awaitCondition(ns, "paused", "Suspended", "True");
+    cluster.client().resources(TrainJob.class).inNamespace(ns).withName("done").delete();
+    UpstreamManagerMetrics pr = UpstreamManagerMetrics.read(UpstreamManagerMetrics.PR_3433);
+
+    Exposition exposition = Exposition.parse(await().atMost(TestCluster.TIMEOUT).until(
+        OperatorEndpointsTest::scrape, body -> body.contains("kubeflow_trainer_trainjobs_deleted_total{namespace=\""
+            + ns + "\"")));
+
+    assertServes(exposition, pr);
+    Map<String, String> inNamespace = Map.of("namespace", ns, "runtime", "TrainingRuntime");
+    assertThat(exposition.family("kubeflow_trainer_trainjobs_created_total").sum(
+        "kubeflow_trainer_trainjobs_created_total", inNamespace)).isEqualTo(3);
+    assertThat(exposition.family("kubeflow_trainer_trainjobs_completed_total").sum(
+        "kubeflow_trainer_trainjobs_completed_total", inNamespace)).isEqualTo(1);
+    assertThat(exposition.family("kubeflow_trainer_trainjobs_failed_total").sum(
+        "kubeflow_trainer_trainjobs_failed_total", Map.of("namespace", ns, "reason", "FailedJobs"))).isEqualTo(1);
+    assertThat(exposition.family("kubeflow_trainer_trainjobs_suspended_total").sum(
+        "kubeflow_trainer_trainjobs_suspended_total", inNamespace)).isEqualTo(1);
+    assertThat(exposition.family("kubeflow_trainer_trainjobs_deleted_total").sum(
+        "kubeflow_trainer_trainjobs_deleted_total", inNamespace)).isEqualTo(1);
+    assertThat(exposition.family("kubeflow_trainer_trainjob_start_duration_seconds").sum(
+        "kubeflow_trainer_trainjob_start_duration_seconds_count", inNamespace)).isEqualTo(1);
+    assertThat(exposition.family("kubeflow_trainer_trainjob_duration_seconds").sum(
+        "kubeflow_trainer_trainjob_duration_seconds_count", Map.of("namespace", ns))).isEqualTo(2);
+    assertThat(exposition.family("kubeflow_trainer_plugin_execution_duration_seconds").values("phase"))
+        .contains("build", "enforce_ml_policy", "validate", "status");
+    await().atMost(TestCluster.TIMEOUT).untilAsserted(() -> {
+      Exposition states = Exposition.parse(scrape());
+      assertThat(states.family("kubeflow_trainer_trainjobs").sum("kubeflow_trainer_trainjobs",
+          Map.of("namespace", ns, "state", "Failed"))).isEqualTo(1);
+      assertThat(states.family("kubeflow_trainer_trainjobs").sum("kubeflow_trainer_trainjobs",
+          Map.of("namespace", ns, "state", "Suspended"))).isEqualTo(1);
+      assertThat(states.family("kubeflow_trainer_trainjobs_active").sum("kubeflow_trainer_trainjobs_active",
+          Map.of("namespace", ns))).as("the deleted one is gone").isEqualTo(2);
+    });
+  }
+
+  /** Every family of {@code upstream} is served with its type, label names, buckets, and the values it lists. */
+  private static void assertServes(Exposition exposition, UpstreamManagerMetrics upstream) {
     SoftAssertions softly = new SoftAssertions();
     for (UpstreamManagerMetrics.Metric metric : upstream.metrics().values()) {
       Exposition.Family family = exposition.families().get(metric.name());
@@ -140,6 +202,10 @@ class OperatorEndpointsTest {
       if (family != null) {
         softly.assertThat(family.type()).as(metric.name() + "'s type").isEqualTo(metric.type());
         softly.assertThat(family.labelNames()).as(metric.name() + "'s label names").containsExactly(metric.labels());
+        if (upstream.buckets().containsKey(metric.name())) {
+          softly.assertThat(family.buckets()).as(metric.name() + "'s buckets")
+              .isEqualTo(upstream.buckets().get(metric.name()));
+        }
       }
     }
     for (Map.Entry<String, List<String>> label : upstream.values().entrySet()) {
