@@ -54,8 +54,9 @@ import java.util.stream.DoubleStream;
  *       computed when scraped).</li>
  * </ul>
  *
- * <p>Beside them, the same reconciles as upstream PR #3433 times them: {@code kubeflow_trainer_reconcile_duration_seconds
- * {controller,result}}, {@code result} {@code success} or {@code error}, Prometheus' default buckets.
+ * <p>Beside them, the same reconciles as upstream PR #3433 times them:
+ * {@code kubeflow_trainer_reconcile_duration_seconds{controller,result}}, {@code result} {@code success} or
+ * {@code error}, Prometheus' default buckets.
  *
  * <p>JOSDK has no work queue object; its event processor keeps one pending mark per resource, which is what
  * client-go's queue keeps too (an item added twice before it is taken counts once). So: an event for a resource
