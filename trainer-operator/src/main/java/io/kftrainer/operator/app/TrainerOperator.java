@@ -28,6 +28,7 @@ import io.kftrainer.operator.controller.TrainJobEvents;
 import io.kftrainer.operator.controller.TrainJobReconciler;
 import io.kftrainer.api.v1alpha1.TrainJob;
 import io.kftrainer.operator.metrics.ControllerRuntimeMetrics;
+import io.kftrainer.operator.metrics.LintFilters;
 import io.kftrainer.operator.metrics.OperatorInfoMetrics;
 import io.kftrainer.operator.metrics.PluginCallMetrics;
 import io.kftrainer.operator.metrics.TrainJobLifecycleMetrics;
@@ -108,6 +109,7 @@ public final class TrainerOperator {
             TrainJobStatusFeature.pluginSections(config));
     plugins.checkLoaded(config.allowPluginLoadFailures());
     this.meterRegistry = builder.meterRegistry != null ? builder.meterRegistry : new SimpleMeterRegistry();
+    LintFilters.install(meterRegistry);
     this.runner = plugins.runner().withCalls(PluginCalls.withTimeout(config.pluginCallTimeout(),
         new PluginCallMetrics(meterRegistry)));
     this.lifecycle = new TrainJobLifecycleMetrics(meterRegistry);

@@ -104,7 +104,7 @@ public final class TrainJobReconciler implements Reconciler<TrainJob> {
   private final ObjectsCreated objectsCreated;
   private final FinishedTrainJobCleanup cleanup;
   private final JobSetRestarts restarts;
-  private final StatusWritten statusWritten;
+  private final TrainJobLifecycle lifecycle;
   private final ReconcileFailureLog failures = new ReconcileFailureLog();
 
   public TrainJobReconciler(PhaseRunner runner, TrainJobEventSources eventSources, CacheObjectLookup cache,
@@ -124,14 +124,14 @@ public final class TrainJobReconciler implements Reconciler<TrainJob> {
       RuntimeResolver runtimes, KubernetesClient client, TrainJobEvents events, Clock clock,
       ObjectsCreated objectsCreated, JobSetRestarts.Listener restartsListener) {
     this(runner, eventSources, cache, runtimes, client, events, clock, objectsCreated, restartsListener,
-        StatusWritten.NONE);
+        TrainJobLifecycle.NONE);
   }
 
-  /** @param statusWritten told of each status written (the metrics of TrainJobs' lives) */
+  /** @param lifecycle told of each first build and status written (the metrics of TrainJobs' lives) */
   public TrainJobReconciler(PhaseRunner runner, TrainJobEventSources eventSources, CacheObjectLookup cache,
       RuntimeResolver runtimes, KubernetesClient client, TrainJobEvents events, Clock clock,
-      ObjectsCreated objectsCreated, JobSetRestarts.Listener restartsListener, StatusWritten statusWritten) {
-    this.statusWritten = statusWritten;
+      ObjectsCreated objectsCreated, JobSetRestarts.Listener restartsListener, TrainJobLifecycle lifecycle) {
+    this.lifecycle = lifecycle;
     this.runner = runner;
     this.eventSources = eventSources;
     this.cache = cache;
@@ -270,7 +270,10 @@ public final class TrainJobReconciler implements Reconciler<TrainJob> {
     if (snapshot.isPresent()) {
       return snapshot;
     }
-    return runtimes.resolve(trainJob).map(runtime -> snapshots.take(trainJob, runtime, created));
+    Optional<RuntimeSource> taken = runtimes.resolve(trainJob).map(runtime -> snapshots.take(trainJob, runtime,
+        created));
+    taken.ifPresent(runtime -> lifecycle.firstBuilt(trainJob));
+    return taken;
   }
 
   /**
@@ -281,10 +284,10 @@ public final class TrainJobReconciler implements Reconciler<TrainJob> {
   private PostExecutionResult reportStatus(TrainJob trainJob, BuildOutcome outcome, Context<TrainJob> context,
       RunPolicy runPolicy) {
     Instant now = clock.instant();
-    StatusWritten.Before before = StatusWritten.Before.of(trainJob.getStatus());
+    TrainJobPhase before = TrainJobPhase.of(trainJob.getStatus());
     PostExecutionResult result = runner.runPostExecution(trainJob, outcome, cache, now, runPolicy);
     status.write(trainJob, result.status(), context);
-    statusWritten.written(trainJob, before, result.status(), result.transitions(), now);
+    lifecycle.statusWritten(trainJob, before, result.status(), result.transitions(), now);
     events.transitions(trainJob, result.transitions());
     if (result.deadlineExceeded()) {
       children.deleteIfPresent(JobSet.class, trainJob);

@@ -8,7 +8,7 @@ import io.kftrainer.api.v1alpha1.TrainJob;
 import io.kftrainer.api.v1alpha1.TrainJobStatus;
 import io.kftrainer.api.v1alpha1.TrainerConstants;
 import io.kftrainer.framework.runner.Conditions;
-import io.kftrainer.operator.controller.StatusWritten;
+import io.kftrainer.operator.controller.TrainJobLifecycle;
 import io.kftrainer.operator.controller.TrainJobPhase;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -26,9 +26,10 @@ import java.util.Optional;
  * runtime it refers to: {@code ClusterTrainingRuntime}, {@code TrainingRuntime}), as upstream PR #3433 names them:
  *
  * <ul>
- *   <li>{@code kubeflow_trainer_trainjobs_created_total}: the first status the controller writes (once per
- *       TrainJob, across restarts of the operator: a TrainJob with a status is not new; kept in
- *       {@link ReservedNameCounters}, its name having a suffix the Prometheus Java client reserves);</li>
+ *   <li>{@code kubeflow_trainer_trainjobs_created_total}: the TrainJob's first build, when the controller takes its
+ *       runtime snapshot and creates its children (once per TrainJob, also across restarts of the operator; one
+ *       whose runtime does not exist is never built: it fails; kept in {@link ReservedNameCounters}, its name having
+ *       a suffix the Prometheus Java client reserves);</li>
  *   <li>{@code kubeflow_trainer_trainjobs_completed_total}, {@code kubeflow_trainer_trainjobs_failed_total} (also
  *       {@code reason}, the {@code Failed} condition's), {@code kubeflow_trainer_trainjobs_suspended_total}: a
  *       transition of that condition to true, written;</li>
@@ -42,7 +43,7 @@ import java.util.Optional;
  * {@code kubeflow_trainer_trainjob_restarts_total{namespace,runtime}} (restarts of its JobSet reported). No TrainJob
  * name or uid is a label; {@code reason} is one of the controller's and plugins' condition reasons.
  */
-public final class TrainJobLifecycleMetrics implements StatusWritten {
+public final class TrainJobLifecycleMetrics implements TrainJobLifecycle {
 
   /** Upstream PR #3433's buckets (Kueue's), in seconds: 1 s to 6 h. */
   static final double[] DURATION_BUCKETS = {1, 5, 10, 30, 60, 120, 300, 600, 1800, 3600, 10800, 21600};
@@ -64,12 +65,14 @@ public final class TrainJobLifecycleMetrics implements StatusWritten {
   }
 
   @Override
-  public void written(TrainJob trainJob, Before before, TrainJobStatus status, List<Condition> transitions,
+  public void firstBuilt(TrainJob trainJob) {
+    reserved.increment("kubeflow_trainer_trainjobs_created_total", "Total number of TrainJobs created.",
+        Map.of("namespace", trainJob.getMetadata().getNamespace(), "runtime", runtimeKind(trainJob)));
+  }
+
+  @Override
+  public void statusWritten(TrainJob trainJob, TrainJobPhase before, TrainJobStatus status, List<Condition> transitions,
       Instant now) {
-    if (!before.hadStatus() && Before.of(status).hadStatus()) {
-      reserved.increment("kubeflow_trainer_trainjobs_created_total", "Total number of TrainJobs created.",
-          Map.of("namespace", trainJob.getMetadata().getNamespace(), "runtime", runtimeKind(trainJob)));
-    }
     for (Condition condition : transitions) {
       if (!Conditions.TRUE.equals(condition.getStatus())) {
         continue;
@@ -95,7 +98,7 @@ public final class TrainJobLifecycleMetrics implements StatusWritten {
         }
       }
     }
-    if (before.phase() != TrainJobPhase.RUNNING && TrainJobPhase.of(status) == TrainJobPhase.RUNNING) {
+    if (before != TrainJobPhase.RUNNING && TrainJobPhase.of(status) == TrainJobPhase.RUNNING) {
       created(trainJob).ifPresent(created -> Timer.builder("kubeflow.trainer.trainjob.start.duration")
           .description("Time from the creation of TrainJobs to their first ready child Job.")
           .serviceLevelObjectives(Buckets.durations(DURATION_BUCKETS))

@@ -26,16 +26,19 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -191,6 +194,33 @@ class OperatorEndpointsTest {
       assertThat(states.family("kubeflow_trainer_trainjobs_active").sum("kubeflow_trainer_trainjobs_active",
           Map.of("namespace", ns))).as("the deleted one is gone").isEqualTo(2);
     });
+  }
+
+  /**
+   * Prometheus' linter finds no problem in a scrape (names, suffixes, units, help texts), as Debian's promtool
+   * judges it; skipped without promtool ({@code .ci/run} installs the prometheus package).
+   */
+  @Test
+  void promtoolFindsNoLintProblemInTheExposition() throws Exception {
+    Path promtool = Path.of("/usr/bin/promtool");
+    Assumptions.assumeTrue(Files.isExecutable(promtool), "no /usr/bin/promtool: apt-get install prometheus");
+    String ns = "linted";
+    cluster.createRuntimes(ns);
+    cluster.createTrainJob(ns, "linted", tj -> {
+    });
+    cluster.awaitJobSet(ns, "linted");
+    String scraped = await().atMost(TestCluster.TIMEOUT).until(OperatorEndpointsTest::scrape,
+        body -> body.contains("kubeflow_trainer_trainjobs_created_total{namespace=\"linted\""));
+
+    Process check = new ProcessBuilder(promtool.toString(), "check", "metrics").redirectErrorStream(true).start();
+    try (var in = check.getOutputStream()) {
+      in.write(scraped.getBytes(StandardCharsets.UTF_8));
+    }
+    String problems = new String(check.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+
+    assertThat(check.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    assertThat(problems).isEmpty();
+    assertThat(check.exitValue()).isZero();
   }
 
   /** Every family of {@code upstream} is served with its type, label names, buckets, and the values it lists. */
