@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.kftrainer.api.v1alpha1.OptimizationJob;
+import io.kftrainer.api.v1alpha1.TrainJob;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.RegisteredController;
 import io.javaoperatorsdk.operator.api.config.ConfigurationServiceOverrider;
@@ -26,7 +27,6 @@ import io.kftrainer.operator.controller.ServedKinds;
 import io.kftrainer.operator.controller.TrainJobEventSources;
 import io.kftrainer.operator.controller.TrainJobEvents;
 import io.kftrainer.operator.controller.TrainJobReconciler;
-import io.kftrainer.api.v1alpha1.TrainJob;
 import io.kftrainer.operator.metrics.ControllerRuntimeMetrics;
 import io.kftrainer.operator.metrics.LintFilters;
 import io.kftrainer.operator.metrics.OperatorInfoMetrics;
@@ -61,8 +61,9 @@ import org.slf4j.LoggerFactory;
  * <p>JOSDK provides the reconcile loop: per-TrainJob serialization, {@code --trainjob-concurrency} reconciles in
  * parallel, exponential back-off after failures ({@link OperatorConfig.Timings}), generation-aware filtering of
  * TrainJob events, informers, and leader election on the Lease {@code --leader-election-lease-name} in
- * {@code --operator-namespace}. Its metrics go to the {@link MeterRegistry} given here, with a gauge of TrainJobs by
- * condition.
+ * {@code --operator-namespace}. Its metrics go to the {@link MeterRegistry} given here: controller-runtime's names
+ * for JOSDK's reconciles, and the {@code kubeflow_trainer_*} ones of TrainJobs, plugins and runtimes (package
+ * {@code metrics}).
  *
  * <p>Termination. {@link #stop()} shuts down gracefully (components last); it is what the shutdown hook calls.
  * JOSDK would call {@code System.exit} when this process loses leadership or an informer dies; here both instead
@@ -112,7 +113,7 @@ public final class TrainerOperator {
     LintFilters.install(meterRegistry);
     this.runner = plugins.runner().withCalls(PluginCalls.withTimeout(config.pluginCallTimeout(),
         new PluginCallMetrics(meterRegistry)));
-    this.lifecycle = new TrainJobLifecycleMetrics(meterRegistry);
+    this.lifecycle = new TrainJobLifecycleMetrics(meterRegistry, this::isLeader);
     this.clock = builder.clock;
     this.objectsCreated = builder.objectsCreated;
     this.restartsListener = builder.restartsListener;

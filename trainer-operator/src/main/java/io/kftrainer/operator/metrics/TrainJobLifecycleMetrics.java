@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
 
 /**
  * What happens to TrainJobs, counted as it happens, labelled {@code namespace} and {@code runtime} (the kind of
@@ -33,7 +34,7 @@ import java.util.Optional;
  *   <li>{@code kubeflow_trainer_trainjobs_completed_total}, {@code kubeflow_trainer_trainjobs_failed_total} (also
  *       {@code reason}, the {@code Failed} condition's), {@code kubeflow_trainer_trainjobs_suspended_total}: a
  *       transition of that condition to true, written;</li>
- *   <li>{@code kubeflow_trainer_trainjobs_deleted_total}: the informer's delete event;</li>
+ *   <li>{@code kubeflow_trainer_trainjobs_deleted_total}: the informer's delete event, on the leader;</li>
  *   <li>{@code kubeflow_trainer_trainjob_duration_seconds{namespace,runtime,result}}: from creation to the
  *       {@code Complete} or {@code Failed} condition ({@code result}), buckets 1 s to 6 h (the PR's);</li>
  * </ul>
@@ -49,16 +50,19 @@ public final class TrainJobLifecycleMetrics implements TrainJobLifecycle {
   static final double[] DURATION_BUCKETS = {1, 5, 10, 30, 60, 120, 300, 600, 1800, 3600, 10800, 21600};
 
   private final MeterRegistry registry;
+  private final BooleanSupplier leader;
   private final ReservedNameCounters reserved;
 
-  public TrainJobLifecycleMetrics(MeterRegistry registry) {
+  /** @param leader whether this replica reconciles: a standby's informers see the deletes too, and count none */
+  public TrainJobLifecycleMetrics(MeterRegistry registry, BooleanSupplier leader) {
     this.registry = Objects.requireNonNull(registry, "registry");
+    this.leader = Objects.requireNonNull(leader, "leader");
     this.reserved = ReservedNameCounters.of(registry);
   }
 
   /** An event of a controller's primary resources: a deleted TrainJob is counted. */
   public void received(Event event) {
-    if (event instanceof ResourceEvent resourceEvent && resourceEvent.getAction() == ResourceAction.DELETED
+    if (leader.getAsBoolean() && event instanceof ResourceEvent resourceEvent && resourceEvent.getAction() == ResourceAction.DELETED
         && resourceEvent.getResource().orElse(null) instanceof TrainJob trainJob) {
       counter("kubeflow.trainer.trainjobs.deleted", "Total number of TrainJobs deleted.", trainJob).increment();
     }

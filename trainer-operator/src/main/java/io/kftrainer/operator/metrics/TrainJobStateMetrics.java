@@ -69,6 +69,9 @@ public final class TrainJobStateMetrics implements AutoCloseable {
         .description("Trials of OptimizationJobs by state.").register(registry);
     byCondition = MultiGauge.builder("trainer.trainjobs")
         .description("TrainJobs whose condition is true, by condition type").register(registry);
+    // these four exist from the start, as they did when counted per scrape; the others appear with what they count
+    byCondition.register(CONDITIONS.stream().<MultiGauge.Row<?>>map(condition -> MultiGauge.Row.of(
+        Tags.of("condition", condition), 0)).toList(), true);
   }
 
   /** Counts now, then every {@code period}. */

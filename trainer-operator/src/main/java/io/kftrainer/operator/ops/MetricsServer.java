@@ -35,7 +35,8 @@ import org.slf4j.LoggerFactory;
 /**
  * {@code /metrics} in the Prometheus text format (OpenMetrics when asked for) of the operator's meter registry:
  * JOSDK's reconcile metrics, controller-runtime's names for upstream's dashboards ({@code ControllerRuntimeMetrics},
- * {@code RestClientMetrics}), the TrainJobs-by-condition gauge, and the JVM metrics this server binds at start.
+ * {@code RestClientMetrics}...), the operator's {@code kubeflow_trainer_*}, and the JVM and process metrics this
+ * server binds at start.
  *
  * <p>As upstream's manager ({@code metrics} of its Configuration, upstream #3912):
  *

@@ -94,11 +94,7 @@ class OperatorEndpointsTest {
   @Test
   void metricsOverHttpsWithTheWebhookCertificateHoldUpstreamsNamesJosdksTheTrainJobGaugeAndJvmMetrics()
       throws Exception {
-    String ns = "metrics";
-    cluster.createRuntimes(ns);
-    cluster.createTrainJob(ns, "counted", tj -> {
-    });
-    cluster.awaitJobSet(ns, "counted");
+    createBuilt("metrics", "counted");
 
     String metrics = await().atMost(TestCluster.TIMEOUT).until(OperatorEndpointsTest::scrape,
         body -> body.contains("result=\"success\""));
@@ -126,11 +122,7 @@ class OperatorEndpointsTest {
 
   @Test
   void theExpositionServesEveryFamilyUpstreamsManagerServesWithItsLabelNamesAndValues() throws Exception {
-    String ns = "upstream-names";
-    cluster.createRuntimes(ns);
-    cluster.createTrainJob(ns, "listed", tj -> {
-    });
-    cluster.awaitJobSet(ns, "listed");
+    createBuilt("upstream-names", "listed");
     UpstreamManagerMetrics upstream = UpstreamManagerMetrics.read();
 
     Exposition exposition = Exposition.parse(await().atMost(TestCluster.TIMEOUT).until(OperatorEndpointsTest::scrape,
@@ -204,11 +196,7 @@ class OperatorEndpointsTest {
   void promtoolFindsNoLintProblemInTheExposition() throws Exception {
     Path promtool = Path.of("/usr/bin/promtool");
     Assumptions.assumeTrue(Files.isExecutable(promtool), "no /usr/bin/promtool: apt-get install prometheus");
-    String ns = "linted";
-    cluster.createRuntimes(ns);
-    cluster.createTrainJob(ns, "linted", tj -> {
-    });
-    cluster.awaitJobSet(ns, "linted");
+    createBuilt("linted", "linted");
     String scraped = await().atMost(TestCluster.TIMEOUT).until(OperatorEndpointsTest::scrape,
         body -> body.contains("kubeflow_trainer_trainjobs_created_total{namespace=\"linted\""));
 
@@ -246,6 +234,14 @@ class OperatorEndpointsTest {
           .containsAll(upstream.servedValues(label.getKey()));
     }
     softly.assertAll();
+  }
+
+  /** The runtimes in {@code namespace} and a TrainJob of them, once its JobSet exists. */
+  private static void createBuilt(String namespace, String name) {
+    cluster.createRuntimes(namespace);
+    cluster.createTrainJob(namespace, name, tj -> {
+    });
+    cluster.awaitJobSet(namespace, name);
   }
 
   private static String scrape() throws Exception {
