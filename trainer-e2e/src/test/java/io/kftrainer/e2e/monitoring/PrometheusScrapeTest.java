@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
@@ -15,38 +13,27 @@ import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import io.kftrainer.api.v1alpha1.TrainJob;
+import io.kftrainer.api.jobset.v1alpha2.JobSet;
 import io.kftrainer.api.v1alpha1.OptimizationJob;
+import io.kftrainer.api.v1alpha1.TrainJob;
 import io.kftrainer.e2e.support.LocalOperator;
 import io.kftrainer.e2e.support.Locations;
+import io.kftrainer.e2e.support.Prometheus;
 import io.kftrainer.e2e.support.StandInJobSetController;
 import io.kftrainer.e2e.support.TrainJobs;
 import io.kftrainer.lab.LabPorts;
-import io.kftrainer.api.jobset.v1alpha2.JobSet;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Base64;
-import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -60,59 +47,32 @@ import org.junit.jupiter.api.Test;
  */
 class PrometheusScrapeTest {
 
-  private static final Path PROMETHEUS = Path.of("/usr/bin/prometheus");
   private static final Path MONITORING = Locations.examplesDir().getParent().resolve("manifests/overlays/monitoring");
-  private static final String JOB = "kubeflow-trainer-controller-manager";
   private static final String SERVER_NAME = "kubeflow-trainer-controller-manager.kubeflow-system.svc";
   private static final Duration SCRAPED = Duration.ofSeconds(90);
   private static final int BURST = 24;
-  private static final HttpClient HTTP = HttpClient.newHttpClient();
-  private static final ObjectMapper JSON = new ObjectMapper();
+  /** The names of the operator's metrics in a PromQL expression. */
+  private static final Pattern METRIC = Pattern.compile(
+      "\\b(kubeflow_trainer|controller_runtime|workqueue|rest_client|leader_election|process)_[a-z_]+\\b");
 
   private static LocalOperator local;
-  private static Process prometheus;
-  private static int prometheusPort;
+  private static Prometheus prometheus;
 
   @BeforeAll
   static void scrapeLocalAfterABurstOfTrainJobs() throws IOException {
-    Assumptions.assumeTrue(Files.isExecutable(PROMETHEUS), "no " + PROMETHEUS + ": apt-get install prometheus");
+    Prometheus.assumeInstalled();
     int metricsPort = LabPorts.free();
     local = LocalOperator.start("prometheus-scrape", List.of("--metrics-port", Integer.toString(metricsPort),
         "--metrics-auth"));
     KubernetesClient client = local.client();
-    Path dir = Locations.workDir().resolve("prometheus-scrape/prometheus");
-    deleteRecursively(dir); // Prometheus starts with an empty database: no series of an earlier run
-    Files.createDirectories(dir);
-    writeScrapeCredentials(client, dir);
-    prometheusPort = LabPorts.free();
-    Files.writeString(dir.resolve("prometheus.yml"), """
-        global:
-          scrape_interval: 1s
-          evaluation_interval: 1s
-        rule_files:
-          - %s
-        scrape_configs:
-          - job_name: %s
-            scheme: https
-            honor_labels: true
-            authorization:
-              credentials_file: %s
-            tls_config:
-              ca_file: %s
-              server_name: %s
-            static_configs:
-              - targets: ["127.0.0.1:%d"]
-        """.formatted(MONITORING.resolve("prometheus-rules.yaml"), JOB, dir.resolve("token"), dir.resolve("ca.crt"),
-        SERVER_NAME, metricsPort));
-    prometheus = new ProcessBuilder(PROMETHEUS.toString(), "--config.file=" + dir.resolve("prometheus.yml"),
-        "--storage.tsdb.path=" + dir.resolve("data"), "--web.listen-address=127.0.0.1:" + prometheusPort,
-        "--log.level=warn")
-        .redirectErrorStream(true).redirectOutput(dir.resolve("prometheus.log").toFile()).start();
+    prometheus = Prometheus.scraping(Locations.workDir().resolve("prometheus-scrape/prometheus"),
+        "127.0.0.1:" + metricsPort, SERVER_NAME, scraperToken(client), operatorCa(client),
+        MONITORING.resolve("prometheus-rules.yaml"));
     burst(client);
   }
 
-  /** A ServiceAccount allowed get on /metrics, its token, and the operator's CA, in files for Prometheus. */
-  private static void writeScrapeCredentials(KubernetesClient client, Path dir) throws IOException {
+  /** The token of a ServiceAccount bound to the monitoring overlay's ClusterRole, allowed get on /metrics. */
+  private static String scraperToken(KubernetesClient client) throws IOException {
     String namespace = local.createNamespace("monitoring");
     client.serviceAccounts().inNamespace(namespace).resource(new ServiceAccountBuilder().withNewMetadata()
         .withName("prometheus").endMetadata().build()).create();
@@ -125,14 +85,15 @@ class PrometheusScrapeTest {
         .build()).create();
     TokenRequest token = client.serviceAccounts().inNamespace(namespace).withName("prometheus").tokenRequest(
         new TokenRequestBuilder().withNewSpec().withExpirationSeconds(3600L).endSpec().build());
-    Path tokenFile = dir.resolve("token");
-    Files.deleteIfExists(tokenFile);
-    Files.createFile(tokenFile, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-    Files.writeString(tokenFile, token.getStatus().getToken());
+    return token.getStatus().getToken();
+  }
+
+  /** The CA the operator keeps in its webhook Secret. */
+  private static byte[] operatorCa(KubernetesClient client) {
     Secret certificate = await("the operator's CA").atMost(SCRAPED).until(() -> client.secrets()
         .inNamespace("kubeflow-system").withName("kubeflow-trainer-webhook-cert").get(),
         secret -> secret != null && secret.getData() != null && secret.getData().containsKey("ca.crt"));
-    Files.write(dir.resolve("ca.crt"), Base64.getDecoder().decode(certificate.getData().get("ca.crt")));
+    return Base64.getDecoder().decode(certificate.getData().get("ca.crt"));
   }
 
   /**
@@ -176,17 +137,6 @@ class PrometheusScrapeTest {
     client.resource(search).create();
   }
 
-  private static void deleteRecursively(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (var paths = Files.walk(dir)) {
-      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(path);
-      }
-    }
-  }
-
   private static TrainJob trainJob(String namespace, String name, boolean suspended) {
     return local.client().getKubernetesSerialization().unmarshal("""
         apiVersion: trainer.kubeflow.org/v1alpha1
@@ -220,10 +170,7 @@ class PrometheusScrapeTest {
   @AfterAll
   static void stop() throws InterruptedException {
     if (prometheus != null) {
-      prometheus.destroy();
-      if (!prometheus.waitFor(30, TimeUnit.SECONDS)) {
-        prometheus.destroyForcibly();
-      }
+      prometheus.close();
     }
     if (local != null) {
       local.close();
@@ -232,33 +179,27 @@ class PrometheusScrapeTest {
 
   @Test
   void prometheusScrapesTheOperatorOverHttpsWithTheTokenAndTheCa() throws Exception {
-    JsonNode up = await("the target scraped").atMost(SCRAPED).until(() -> query("up{job=\"" + JOB + "\"}"),
+    JsonNode up = await("the target scraped").atMost(SCRAPED).until(() -> prometheus.query("up{job=\""
+            + Prometheus.JOB + "\"}"),
         result -> result.size() == 1 && "1".equals(result.get(0).path("value").get(1).asText()));
 
     assertThat(up.get(0).path("metric").path("instance").asText()).startsWith("127.0.0.1:");
-    assertThat(query("kubeflow_trainer_build_info")).hasSize(1);
+    assertThat(prometheus.query("kubeflow_trainer_build_info")).hasSize(1);
   }
 
   @Test
   void everyQueryOfTheDashboardReturnsSeries() throws IOException {
-    List<String> queries = new ArrayList<>();
-    for (JsonNode panel : JSON.readTree(MONITORING.resolve("kubeflow-trainer-dashboard.json").toFile())
-        .path("panels")) {
-      for (JsonNode target : panel.path("targets")) {
-        queries.add(target.path("expr").asText().replace("$job", ".+").replace("$__rate_interval", "1m"));
-      }
-    }
+    List<String> queries = Prometheus.dashboardQueries(MONITORING.resolve("kubeflow-trainer-dashboard.json"));
     assertThat(queries).hasSizeGreaterThan(20);
 
-    await("every query answered").atMost(SCRAPED).untilAsserted(() -> assertThat(withoutSeries(queries))
+    await("every query answered").atMost(SCRAPED).untilAsserted(() -> assertThat(prometheus.withoutSeries(queries))
         .as("queries without series").isEmpty());
   }
 
   @Test
   void everyAlertLoadsEvaluatesAndReadsMetricsThatHaveSeries() throws IOException {
-    JsonNode rules = await("the rules evaluated").atMost(SCRAPED).until(() -> api("/api/v1/rules")
-        .path("data").path("groups").get(0).path("rules"), loaded -> loaded != null && loaded.size() == 6
-        && allEvaluated(loaded));
+    JsonNode rules = await("the rules evaluated").atMost(SCRAPED).until(prometheus::rules,
+        loaded -> loaded.size() == 6 && Prometheus.allEvaluated(loaded));
     Set<String> metrics = new LinkedHashSet<>();
     for (JsonNode rule : rules) {
       assertThat(rule.path("health").asText()).as(rule.path("name").asText() + ": " + rule.path("lastError"))
@@ -270,42 +211,7 @@ class PrometheusScrapeTest {
     }
     assertThat(metrics).hasSizeGreaterThan(6);
 
-    await("every metric scraped").atMost(SCRAPED).untilAsserted(() -> assertThat(withoutSeries(metrics))
+    await("every metric scraped").atMost(SCRAPED).untilAsserted(() -> assertThat(prometheus.withoutSeries(metrics))
         .as("metrics without series").isEmpty());
-  }
-
-  private static final Pattern METRIC = Pattern.compile(
-      "\\b(kubeflow_trainer|controller_runtime|workqueue|rest_client|leader_election|process)_[a-z_]+\\b");
-
-  private static boolean allEvaluated(JsonNode rules) {
-    for (JsonNode rule : rules) {
-      if (rule.path("lastEvaluation").asText().startsWith("0001")) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private static List<String> withoutSeries(Iterable<String> queries) throws IOException, InterruptedException {
-    List<String> empty = new ArrayList<>();
-    for (String query : queries) {
-      if (query(query).isEmpty()) {
-        empty.add(query);
-      }
-    }
-    return empty;
-  }
-
-  /** The result of an instant query (a vector). */
-  private static JsonNode query(String promql) throws IOException, InterruptedException {
-    JsonNode answer = api("/api/v1/query?query=" + URLEncoder.encode(promql, StandardCharsets.UTF_8));
-    assertThat(answer.path("status").asText()).as(promql + ": " + answer).isEqualTo("success");
-    return answer.path("data").path("result");
-  }
-
-  private static JsonNode api(String path) throws IOException, InterruptedException {
-    HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + prometheusPort
-        + path)).build(), HttpResponse.BodyHandlers.ofString());
-    return JSON.readTree(response.body());
   }
 }
