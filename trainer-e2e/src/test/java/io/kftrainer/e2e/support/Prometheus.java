@@ -52,7 +52,7 @@ public final class Prometheus implements AutoCloseable {
   /**
    * Starts Prometheus scraping {@code target} ({@code host:port}) over HTTPS.
    *
-   * @param serverName the name the operator's certificate is checked against
+   * @param serverName the name the operator's certificate is checked against; null: the target's host
    * @param caPem the CA the certificate must chain to
    * @param rules a Prometheus rules file
    */
@@ -80,10 +80,11 @@ public final class Prometheus implements AutoCloseable {
               credentials_file: %s
             tls_config:
               ca_file: %s
-              server_name: %s
+        %s
             static_configs:
               - targets: ["%s"]
-        """.formatted(rules, JOB, tokenFile, dir.resolve("ca.crt"), serverName, target));
+        """.formatted(rules, JOB, tokenFile, dir.resolve("ca.crt"),
+        serverName == null ? "" : "      server_name: " + serverName, target));
     Process process = new ProcessBuilder(BINARY.toString(), "--config.file=" + dir.resolve("prometheus.yml"),
         "--storage.tsdb.path=" + dir.resolve("data"), "--web.listen-address=127.0.0.1:" + port, "--log.level=warn")
         .redirectErrorStream(true).redirectOutput(dir.resolve("prometheus.log").toFile()).start();
