@@ -16,10 +16,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -59,7 +57,7 @@ public final class Prometheus implements AutoCloseable {
   public static Prometheus scraping(Path dir, String target, String serverName, String token, byte[] caPem,
       Path rules) throws IOException {
     assumeInstalled();
-    deleteRecursively(dir);
+    Directories.deleteRecursively(dir);
     Files.createDirectories(dir);
     Path tokenFile = Files.createFile(dir.resolve("token"),
         PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
@@ -146,17 +144,6 @@ public final class Prometheus implements AutoCloseable {
     process.destroy();
     if (!process.waitFor(30, TimeUnit.SECONDS)) {
       process.destroyForcibly();
-    }
-  }
-
-  private static void deleteRecursively(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(dir)) {
-      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(path);
-      }
     }
   }
 }
