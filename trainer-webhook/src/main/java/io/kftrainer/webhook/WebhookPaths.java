@@ -1,6 +1,7 @@
 package io.kftrainer.webhook;
 
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.kftrainer.api.v1alpha1.TrainerConstants;
 import io.kftrainer.framework.runner.MLPolicyPlugins;
 import io.kftrainer.framework.runner.PhaseRunner;
 import io.kftrainer.framework.spi.ObjectLookup;
@@ -21,6 +22,11 @@ public final class WebhookPaths {
   public static final String VALIDATE_TRAINING_RUNTIME = "/validate-trainer-kubeflow-org-v1alpha1-trainingruntime";
   public static final String VALIDATE_CLUSTER_TRAINING_RUNTIME =
       "/validate-trainer-kubeflow-org-v1alpha1-clustertrainingruntime";
+  /** The kind each validating webhook validates, by path. */
+  public static final Map<String, String> VALIDATED_KINDS = Map.of(
+      VALIDATE_TRAINJOB, TrainerConstants.TRAINJOB_KIND,
+      VALIDATE_TRAINING_RUNTIME, TrainerConstants.TRAINING_RUNTIME_KIND,
+      VALIDATE_CLUSTER_TRAINING_RUNTIME, TrainerConstants.CLUSTER_TRAINING_RUNTIME_KIND);
 
   private WebhookPaths() {
   }

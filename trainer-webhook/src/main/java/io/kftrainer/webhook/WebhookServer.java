@@ -1,5 +1,6 @@
 package io.kftrainer.webhook;
 
+import com.sun.net.httpserver.Filter;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpsServer;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -12,6 +13,7 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -78,6 +80,7 @@ public final class WebhookServer {
   private final AdmissionReviews reviews;
   private final BooleanSupplier cachesSynced;
   private final TlsOptions tlsOptions;
+  private final Optional<Filter> requestFilter;
   private volatile HttpsServer server;
   private volatile boolean started;
   private ThreadPoolExecutor executor;
@@ -100,6 +103,17 @@ public final class WebhookServer {
   public WebhookServer(InetSocketAddress address, WebhookCertificates certificates,
       Map<String, AdmissionHandler> handlers, KubernetesSerialization serialization, BooleanSupplier cachesSynced,
       TlsOptions tlsOptions) {
+    this(address, certificates, handlers, serialization, cachesSynced, tlsOptions, Optional.empty());
+  }
+
+  /**
+   * As above, every request of every path passing first through {@code requestFilter} (the operator's metrics of
+   * its requests), which sees each one answered, early answers included.
+   */
+  public WebhookServer(InetSocketAddress address, WebhookCertificates certificates,
+      Map<String, AdmissionHandler> handlers, KubernetesSerialization serialization, BooleanSupplier cachesSynced,
+      TlsOptions tlsOptions, Optional<Filter> requestFilter) {
+    this.requestFilter = Objects.requireNonNull(requestFilter, "requestFilter");
     this.tlsOptions = Objects.requireNonNull(tlsOptions, "tlsOptions");
     this.address = Objects.requireNonNull(address, "address");
     this.certificates = Objects.requireNonNull(certificates, "certificates");
@@ -130,8 +144,11 @@ public final class WebhookServer {
     HttpsServer https = HttpsServer.create(address, 0);
     https.setHttpsConfigurator(tlsOptions.httpsConfigurator(tls));
     // a 405, 415 or 413 is answered before the body is read: EarlyAnswers makes it reach the API server
-    handlers.forEach((path, handler) -> https.createContext(path, exchange -> serve(exchange, handler)).getFilters()
-        .add(new EarlyAnswers()));
+    handlers.forEach((path, handler) -> {
+      List<Filter> filters = https.createContext(path, exchange -> serve(exchange, handler)).getFilters();
+      requestFilter.ifPresent(filters::add);
+      filters.add(new EarlyAnswers());
+    });
     executor = executor();
     https.setExecutor(executor);
     https.start();

@@ -44,6 +44,10 @@ class ChartMatchesManifestsTest {
   private static final boolean UPDATE = Boolean.getBoolean("trainer.updateChart");
   private static final String MANAGER = "kubeflow-trainer-controller-manager";
 
+  /** The alert rules and the dashboard: the chart's files/monitoring are copies of manifests/overlays/monitoring. */
+  private static final List<String> MONITORING_FILES = List.of("prometheus-rules.yaml",
+      "kubeflow-trainer-dashboard.json");
+
   private static Rendered chart;
   private static Rendered manifests;
 
@@ -52,6 +56,10 @@ class ChartMatchesManifestsTest {
     if (UPDATE) {
       copy(Deploy.manifests().resolve("crds"), Deploy.chart().resolve("files/crds"), "trainer.kubeflow.org_");
       copy(Deploy.manifests().resolve("runtimes"), Deploy.chart().resolve("files/runtimes"), "");
+      for (String file : MONITORING_FILES) {
+        Files.copy(Deploy.manifests().resolve("overlays/monitoring").resolve(file),
+            Deploy.chart().resolve("files/monitoring").resolve(file), StandardCopyOption.REPLACE_EXISTING);
+      }
     }
     // as an upgrade renders it, the runtimes' kind served: the runtimes are objects of the release, no installer Job
     chart = Renders.chart("--set", "runtimes.defaultEnabled=true",
@@ -75,6 +83,37 @@ class ChartMatchesManifestsTest {
     assertThat(specs(chart.ofKind("ClusterTrainingRuntime"))).isEqualTo(specs(shipped.ofKind("ClusterTrainingRuntime")));
     assertThat(chart.ofKind("ClusterTrainingRuntime")).allSatisfy(runtime -> assertThat(runtime.getMetadata()
         .getLabels()).containsEntry("trainer.kubeflow.org/webhook-validation", "disabled"));
+  }
+
+  /**
+   * The monitoring overlay and the chart's monitoring values make the same ServiceMonitor endpoint, alerts (the
+   * rules file, which the overlay's PrometheusRule carries verbatim) and dashboard.
+   */
+  @Test
+  void theMonitoringOverlayIsTheChartsMonitoring() throws IOException {
+    for (String file : MONITORING_FILES) {
+      assertThat(Files.readString(Deploy.chart().resolve("files/monitoring").resolve(file)))
+          .as("%s; run with -Dtrainer.updateChart=true to refresh", file)
+          .isEqualTo(Files.readString(Deploy.manifests().resolve("overlays/monitoring").resolve(file)));
+    }
+    Rendered fromChart = Renders.chart("--set", "manager.metrics.serviceMonitor.enabled=true",
+        "--set", "manager.metrics.prometheusRule.enabled=true", "--set", "grafanaDashboard.defaultEnabled=true");
+    Rendered fromManifests = Renders.kustomize("overlays/monitoring");
+    JsonNode rules = Rendered.SERIALIZATION.unmarshal(Files.readString(
+        Deploy.manifests().resolve("overlays/monitoring/prometheus-rules.yaml")), JsonNode.class);
+    for (Rendered rendered : List.of(fromChart, fromManifests)) {
+      assertThat(spec(rendered.ofKind("PrometheusRule").get(0))).isEqualTo(rules);
+      assertThat(spec(rendered.ofKind("ServiceMonitor").get(0)).path("endpoints"))
+          .isEqualTo(spec(fromManifests.ofKind("ServiceMonitor").get(0)).path("endpoints"));
+      assertThat(rendered.ofKind("ConfigMap").stream().filter(map -> map.getMetadata().getName()
+          .endsWith("grafana-dashboard"))).singleElement().satisfies(map -> assertThat(map.getMetadata()
+          .getLabels()).containsEntry("grafana_dashboard", "1"));
+    }
+    assertThat(Renders.chart().ofKind("ServiceMonitor")).as("off by default").isEmpty();
+  }
+
+  private static JsonNode spec(HasMetadata object) {
+    return Rendered.SERIALIZATION.convertValue(object, JsonNode.class).path("spec");
   }
 
   @Test

@@ -3,6 +3,7 @@ package io.kftrainer.deploy.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -37,6 +38,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import io.kftrainer.e2e.support.Locations;
+import io.kftrainer.e2e.support.Prometheus;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
@@ -989,10 +992,45 @@ class ChartOnKubernetesIT {
         lab.serviceAccountToken(EXAMPLES, "prometheus", Duration.ofMinutes(10)));
     assertThat(scraped.statusCode()).isEqualTo(200);
     assertThat(scraped.body())
-        .contains("controller_runtime_reconcile_total{controller=\"trainjob\",result=\"success\"}");
+        .contains("controller_runtime_reconcile_total{controller=\"trainjob_controller\",result=\"success\"}");
     assertThat(get(metrics, lab.serviceAccountToken(EXAMPLES, "nosy", Duration.ofMinutes(10))).statusCode())
         .isEqualTo(403);
     assertThat(get(metrics, null).statusCode()).isEqualTo(401);
+  }
+
+  /**
+   * A real Prometheus (Debian's) scraping the manager as the chart's ServiceMonitor describes it, after the TrainJobs
+   * of the tests before: HTTPS with the CA the operator publishes, the token of a ServiceAccount bound to the
+   * monitoring overlay's ClusterRole; every query of the dashboard returns series and every alert rule evaluates.
+   * Skipped without /usr/bin/prometheus.
+   */
+  @Test
+  @Order(8)
+  void aRealPrometheusScrapesTheManagerAndAnswersEveryDashboardQuery() throws Exception {
+    Prometheus.assumeInstalled();
+    Path monitoring = Deploy.manifests().resolve("overlays/monitoring");
+    admin.serviceAccounts().inNamespace(EXAMPLES).resource(new ServiceAccountBuilder().withNewMetadata()
+        .withName("lab-prometheus").endMetadata().build()).create();
+    for (HasMetadata role : admin.load(Files.newInputStream(monitoring.resolve("metrics-reader-role.yaml"))).items()) {
+      admin.resource(role).serverSideApply();
+    }
+    admin.rbac().clusterRoleBindings().resource(new ClusterRoleBindingBuilder().withNewMetadata()
+        .withName("lab-prometheus").endMetadata().withNewRoleRef().withApiGroup("rbac.authorization.k8s.io")
+        .withKind("ClusterRole").withName("kubeflow-trainer-metrics-reader").endRoleRef().addNewSubject()
+        .withKind("ServiceAccount").withName("lab-prometheus").withNamespace(EXAMPLES).endSubject().build()).create();
+    String caBundle = admin.admissionRegistration().v1().validatingWebhookConfigurations()
+        .withName("validator.trainer.kubeflow.org").get().getWebhooks().get(0).getClientConfig().getCaBundle();
+
+    try (Prometheus prometheus = Prometheus.scraping(Locations.workDir().resolve("lab-prometheus"),
+        "127.0.0.1:" + metricsPort, null, lab.serviceAccountToken(EXAMPLES, "lab-prometheus", Duration.ofMinutes(10)),
+        Base64.getDecoder().decode(caBundle), monitoring.resolve("prometheus-rules.yaml"))) {
+      List<String> queries = Prometheus.dashboardQueries(monitoring.resolve("kubeflow-trainer-dashboard.json"));
+      await("every dashboard query answered").atMost(Duration.ofSeconds(90)).untilAsserted(() ->
+          assertThat(prometheus.withoutSeries(queries)).as("queries without series").isEmpty());
+      JsonNode rules = await("the rules evaluated").atMost(Duration.ofSeconds(60)).until(prometheus::rules,
+          loaded -> loaded.size() == 6 && Prometheus.allEvaluated(loaded));
+      assertThat(rules).allSatisfy(rule -> assertThat(rule.path("health").asText()).isEqualTo("ok"));
+    }
   }
 
   /**

@@ -152,12 +152,13 @@ class ConfigurationFileTest {
     SSLContext tls = trustingOnly(caOfTheOperatorsSecret());
 
     String metrics = await("controller-runtime's metrics").atMost(TrainJobs.REACTION).until(() -> scrape(tls),
-        body -> body.contains("controller_runtime_reconcile_total{controller=\"trainjob\",result=\"success\"}"));
+        body -> body.contains(
+            "controller_runtime_reconcile_total{controller=\"trainjob_controller\",result=\"success\"}"));
 
     assertThat(metrics).contains("# TYPE controller_runtime_reconcile_errors_total counter",
         "# TYPE controller_runtime_reconcile_time_seconds histogram",
-        "controller_runtime_active_workers{controller=\"trainjob\"}",
-        "workqueue_depth{controller=\"trainjob\",name=\"trainjob\"}",
+        "controller_runtime_active_workers{controller=\"trainjob_controller\"}",
+        "workqueue_depth{controller=\"trainjob_controller\",name=\"trainjob_controller\",priority=\"0\"}",
         "# TYPE workqueue_adds_total counter",
         "# TYPE workqueue_queue_duration_seconds histogram",
         "rest_client_requests_total{code=\"200\"");

@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kftrainer.api.v1alpha1.TrainJob;
 import io.kftrainer.api.v1alpha1.TrainingRuntime;
 import io.kftrainer.e2e.support.Command;
+import io.kftrainer.e2e.support.Directories;
 import io.kftrainer.e2e.support.Kubectl;
 import io.kftrainer.e2e.support.LocalOperator;
 import io.kftrainer.e2e.support.Locations;
@@ -20,7 +21,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -66,7 +66,7 @@ class RestartTest {
   @Test
   void stateSurvivesASigkillAndRunningPodsFailAsAfterANodeReboot() throws IOException {
     Path data = Locations.workDir().resolve("restart-data");
-    deleteRecursively(data);
+    Directories.deleteRecursively(data);
     String token = "r" + UUID.randomUUID().toString().substring(0, 8);
     String namespace;
     String finishedPod;
@@ -190,16 +190,5 @@ class RestartTest {
     return trainJob == null || trainJob.getStatus() == null || trainJob.getStatus().getConditions() == null ? null
         : trainJob.getStatus().getConditions().stream().filter(c -> type.equals(c.getType())).findFirst()
             .orElse(null);
-  }
-
-  private static void deleteRecursively(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(dir)) {
-      for (Path path : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
-        Files.delete(path);
-      }
-    }
   }
 }

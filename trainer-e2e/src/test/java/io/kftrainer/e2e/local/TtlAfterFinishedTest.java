@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.kftrainer.api.jobset.v1alpha2.JobSet;
 import io.kftrainer.api.v1alpha1.TrainJob;
+import io.kftrainer.e2e.support.Directories;
 import io.kftrainer.e2e.support.LocalOperator;
 import io.kftrainer.e2e.support.Locations;
 import java.io.ByteArrayInputStream;
@@ -21,7 +22,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -94,7 +94,7 @@ class TtlAfterFinishedTest {
   @Test
   void theTtlHoldsAcrossAKilledAndRestartedOperator() throws IOException {
     Path data = Locations.workDir().resolve("ttl-restart-data");
-    deleteRecursively(data);
+    Directories.deleteRecursively(data);
     String namespace;
     Instant finishedShort;
     Instant finishedLong;
@@ -232,17 +232,6 @@ class TtlAfterFinishedTest {
   private static void create(KubernetesClient client, String namespace, String yaml) {
     for (HasMetadata object : client.load(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8))).items()) {
       client.resource(object).inNamespace(namespace).create();
-    }
-  }
-
-  private static void deleteRecursively(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(dir)) {
-      for (Path path : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
-        Files.delete(path);
-      }
     }
   }
 }

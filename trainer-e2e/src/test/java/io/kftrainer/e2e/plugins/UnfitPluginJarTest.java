@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.kftrainer.e2e.support.Command;
+import io.kftrainer.e2e.support.Directories;
 import io.kftrainer.e2e.support.Locations;
 import io.kftrainer.e2e.support.OperatorJar;
 import io.kftrainer.e2e.support.TrainerProcess;
@@ -15,7 +16,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.jar.JarEntry;
@@ -48,7 +48,7 @@ class UnfitPluginJarTest {
   @BeforeAll
   static void buildJars() throws IOException {
     Path work = Locations.workDir().resolve("unfit-plugins");
-    deleteRecursively(work);
+    Directories.deleteRecursively(work);
     unfit = Files.createDirectories(work.resolve("unfit"));
     Path newerJava = jar(unfit.resolve("a-newer-java.jar"), Map.of("org.acme.v21.Newer", """
         package org.acme.v21;
@@ -299,18 +299,7 @@ class UnfitPluginJarTest {
       out.write((String.join("\n", services) + "\n").getBytes(StandardCharsets.UTF_8));
       out.closeEntry();
     }
-    deleteRecursively(work);
+    Directories.deleteRecursively(work);
     return jar;
-  }
-
-  private static void deleteRecursively(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(dir)) {
-      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(path);
-      }
-    }
   }
 }

@@ -3,6 +3,7 @@ package io.kftrainer.framework.runner;
 import io.kftrainer.framework.spi.Plugin;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -34,15 +35,17 @@ public final class PluginCalls {
   /** Abandoned calls of one plugin still running, beyond which its calls are refused. */
   public static final int STUCK_CALLS_PER_PLUGIN = 4;
 
-  private static final PluginCalls DIRECT = new PluginCalls(null);
+  private static final PluginCalls DIRECT = new PluginCalls(null, PluginCallObserver.NONE);
   private static final AtomicInteger THREADS = new AtomicInteger();
 
   private final Duration timeout;
+  private final PluginCallObserver observer;
   private final ThreadPoolExecutor executor;
   private final Map<String, AtomicInteger> stuck = new ConcurrentHashMap<>();
 
-  private PluginCalls(Duration timeout) {
+  private PluginCalls(Duration timeout, PluginCallObserver observer) {
     this.timeout = timeout;
+    this.observer = observer;
     // no queue: a phase gets a thread at once; idle threads end after a minute
     this.executor = timeout == null ? null : new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS,
         new SynchronousQueue<>(), task -> {
@@ -59,10 +62,15 @@ public final class PluginCalls {
 
   /** Abandons a plugin call after {@code timeout}. */
   public static PluginCalls withTimeout(Duration timeout) {
+    return withTimeout(timeout, PluginCallObserver.NONE);
+  }
+
+  /** As {@link #withTimeout(Duration)}, telling {@code observer} of every call. */
+  public static PluginCalls withTimeout(Duration timeout, PluginCallObserver observer) {
     if (timeout.isNegative() || timeout.isZero()) {
       throw new IllegalArgumentException("a plugin call timeout must be positive, was " + timeout);
     }
-    return new PluginCalls(timeout);
+    return new PluginCalls(timeout, Objects.requireNonNull(observer, "observer"));
   }
 
   /** How many abandoned calls of the plugin {@code name} have not returned yet. */
@@ -142,11 +150,15 @@ public final class PluginCalls {
       }
       Call call = new Call(plugin.name(), phase, System.nanoTime());
       current = call;
+      boolean failed = true;
       try {
-        return body.get();
+        T returned = body.get();
+        failed = false;
+        return returned;
       } catch (RuntimeException | LinkageError | StackOverflowError | AssertionError e) {
         throw e instanceof PluginException p ? p : new PluginException(plugin.name(), phase, e);
       } finally {
+        observer.called(call.plugin, phase, System.nanoTime() - call.startNanos, failed);
         current = null;
         if (!call.finish()) {
           stuck.computeIfAbsent(call.plugin, name -> new AtomicInteger()).decrementAndGet();

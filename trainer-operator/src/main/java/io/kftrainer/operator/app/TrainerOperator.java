@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.kftrainer.api.v1alpha1.OptimizationJob;
+import io.kftrainer.api.v1alpha1.TrainJob;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.RegisteredController;
 import io.javaoperatorsdk.operator.api.config.ConfigurationServiceOverrider;
@@ -27,8 +28,14 @@ import io.kftrainer.operator.controller.TrainJobEventSources;
 import io.kftrainer.operator.controller.TrainJobEvents;
 import io.kftrainer.operator.controller.TrainJobReconciler;
 import io.kftrainer.operator.metrics.ControllerRuntimeMetrics;
+import io.kftrainer.operator.metrics.LintFilters;
+import io.kftrainer.operator.metrics.OperatorInfoMetrics;
+import io.kftrainer.operator.metrics.PluginCallMetrics;
+import io.kftrainer.operator.metrics.TrainJobLifecycleMetrics;
+import io.kftrainer.operator.metrics.TrainJobStateMetrics;
 import io.kftrainer.operator.optimization.OptimizationJobReconciler;
 import io.kftrainer.operator.plugins.OperatorPlugins;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
@@ -54,8 +61,9 @@ import org.slf4j.LoggerFactory;
  * <p>JOSDK provides the reconcile loop: per-TrainJob serialization, {@code --trainjob-concurrency} reconciles in
  * parallel, exponential back-off after failures ({@link OperatorConfig.Timings}), generation-aware filtering of
  * TrainJob events, informers, and leader election on the Lease {@code --leader-election-lease-name} in
- * {@code --operator-namespace}. Its metrics go to the {@link MeterRegistry} given here, with a gauge of TrainJobs by
- * condition.
+ * {@code --operator-namespace}. Its metrics go to the {@link MeterRegistry} given here: controller-runtime's names
+ * for JOSDK's reconciles, and the {@code kubeflow_trainer_*} ones of TrainJobs, plugins and runtimes (package
+ * {@code metrics}).
  *
  * <p>Termination. {@link #stop()} shuts down gracefully (components last); it is what the shutdown hook calls.
  * JOSDK would call {@code System.exit} when this process loses leadership or an informer dies; here both instead
@@ -75,6 +83,8 @@ public final class TrainerOperator {
   private final OperatorPlugins plugins;
   private final PhaseRunner runner;
   private final MeterRegistry meterRegistry;
+  private final TrainJobLifecycleMetrics lifecycle;
+  private TrainJobStateMetrics states;
   private final Clock clock;
   private final ObjectsCreated objectsCreated;
   private final JobSetRestarts.Listener restartsListener;
@@ -99,8 +109,11 @@ public final class TrainerOperator {
         : OperatorPlugins.load(config.pluginsDir(), Optional.empty(), config.statusConditions(),
             TrainJobStatusFeature.pluginSections(config));
     plugins.checkLoaded(config.allowPluginLoadFailures());
-    this.runner = plugins.runner().withCalls(PluginCalls.withTimeout(config.pluginCallTimeout()));
     this.meterRegistry = builder.meterRegistry != null ? builder.meterRegistry : new SimpleMeterRegistry();
+    LintFilters.install(meterRegistry);
+    this.runner = plugins.runner().withCalls(PluginCalls.withTimeout(config.pluginCallTimeout(),
+        new PluginCallMetrics(meterRegistry)));
+    this.lifecycle = new TrainJobLifecycleMetrics(meterRegistry, this::isLeader);
     this.clock = builder.clock;
     this.objectsCreated = builder.objectsCreated;
     this.restartsListener = builder.restartsListener;
@@ -130,13 +143,19 @@ public final class TrainerOperator {
     TrainJobEventSources eventSources = TrainJobEventSources.plan(runner.watches(), client, cache);
     TrainJobEvents events = new TrainJobEvents(client, identity, clock);
     TrainJobReconciler reconciler = new TrainJobReconciler(runner, eventSources, cache, runtimes, client, events,
-        clock, objectsCreated, restartsListener);
+        clock, objectsCreated, (trainJob, restart, maxRestarts, failure) -> {
+          lifecycle.restarted(trainJob);
+          restartsListener.restarted(trainJob, restart, maxRestarts, failure);
+        }, lifecycle);
     RetriedFailureLogFilter.install();
     operator = new Operator(this::configure);
     register(reconciler);
-    registerOptimizationJobs(events);
+    Optional<OptimizationJobReconciler> optimizationJobs = registerOptimizationJobs(events);
     registerRuntimeControllers();
-    TrainJobMetrics.register(meterRegistry, cache);
+    OperatorInfoMetrics.register(meterRegistry, OperatorVersion.get());
+    states = new TrainJobStateMetrics(meterRegistry, () -> cache.list(TrainJob.class, null),
+        () -> optimizationJobs.map(OptimizationJobReconciler::cached).orElse(List.of()));
+    states.start(TrainJobStateMetrics.DEFAULT_PERIOD);
     Operator running = operator;
     readiness.register("controller", () -> running.getRuntimeInfo().isStarted()
         && running.getRuntimeInfo().allEventSourcesAreHealthy());
@@ -144,7 +163,14 @@ public final class TrainerOperator {
     // reconnecting is unhealthy for a moment, which the probe's failure threshold (3 x 20 s in the chart) absorbs.
     liveness.register("informers", () -> !running.getRuntimeInfo().isStarted()
         || running.getRuntimeInfo().allEventSourcesAreHealthy());
-    if (!config.leaderElection().enabled()) {
+    if (config.leaderElection().enabled()) {
+      // client-go's leader-election gauge, which controller-runtime serves: 1 while this process holds the Lease
+      Gauge.builder("leader.election.master.status", this, operator -> operator.isLeader() ? 1 : 0)
+          .description("Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 "
+              + "indicates master. 'name' is the string used to identify the lease. Please make sure to group by "
+              + "name.")
+          .tag("name", config.leaderElection().leaseName()).register(meterRegistry);
+    } else {
       leader.set(true);
     }
     // The components (the webhook server, whose certificate takes the longest) and the controller's informers start
@@ -194,13 +220,15 @@ public final class TrainerOperator {
    * The OptimizationJob controller, beside the TrainJob one and configured like it. Without the OptimizationJob CRD
    * (an installation that predates it) the operator runs without, and says so.
    */
-  private void registerOptimizationJobs(TrainJobEvents events) {
+  private Optional<OptimizationJobReconciler> registerOptimizationJobs(TrainJobEvents events) {
     if (!ServedKinds.isServed(OptimizationJob.class, client)) {
       LOG.warn("OptimizationJobs are not served (CRD optimizationjobs.trainer.kubeflow.org not installed): the "
           + "OptimizationJob controller is off");
-      return;
+      return Optional.empty();
     }
-    register(new OptimizationJobReconciler(client, events, clock));
+    OptimizationJobReconciler reconciler = new OptimizationJobReconciler(client, events, clock);
+    register(reconciler);
+    return Optional.of(reconciler);
   }
 
   /**
@@ -290,7 +318,7 @@ public final class TrainerOperator {
         .withCloseClientOnStop(false)
         .withConcurrentReconciliationThreads(config.trainJobConcurrency())
         .withMetrics(new ControllerRuntimeMetrics(meterRegistry, MicrometerMetrics.withoutPerResourceMetrics(
-            meterRegistry), this::maxConcurrentReconciles))
+            meterRegistry), this::maxConcurrentReconciles, lifecycle::received))
         .withUseSSAToPatchPrimaryResource(false)
         .withStopOnInformerErrorDuringStartup(true)
         .withInformerStoppedHandler((informer, error) -> {
@@ -399,6 +427,9 @@ public final class TrainerOperator {
     } catch (RuntimeException e) {
       LOG.warn("Error while stopping the controller", e);
     } finally {
+      if (states != null) {
+        states.close();
+      }
       for (int i = started.size() - 1; i >= 0; i--) {
         stopQuietly(started.get(i));
       }

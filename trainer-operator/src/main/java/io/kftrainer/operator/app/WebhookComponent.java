@@ -5,6 +5,10 @@ import org.bouncycastle.util.IPAddress;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kftrainer.operator.controller.CacheObjectLookup;
+import io.kftrainer.operator.metrics.AdmissionMetrics;
+import io.kftrainer.operator.metrics.CertificateMetrics;
+import io.kftrainer.operator.metrics.WebhookRequestMetrics;
+import io.kftrainer.webhook.AdmissionHandler;
 import io.kftrainer.webhook.WebhookPaths;
 import io.kftrainer.webhook.WebhookServer;
 import io.kftrainer.webhook.cert.GeneratedCertificates;
@@ -13,6 +17,8 @@ import io.kftrainer.webhook.cert.RotationPolicy;
 import io.kftrainer.webhook.cert.WebhookCertificates;
 import java.net.InetSocketAddress;
 import java.time.Clock;
+import java.util.Map;
+import java.util.Optional;
 
 /**
  * The admission webhook server as a component of the operator: the four webhooks over the operator's runner,
@@ -34,13 +40,16 @@ public final class WebhookComponent implements OperatorComponent {
 
   static WebhookComponent create(OperatorContext context, Clock clock) {
     var serialization = context.client().getKubernetesSerialization();
+    Map<String, AdmissionHandler> handlers = new AdmissionMetrics(context.meterRegistry()).observe(
+        WebhookPaths.handlers(context.runner(), new AdmissionRuntimeResolver(context.runtimes(), context.client()),
+            context.cluster(), clock, serialization), WebhookPaths.VALIDATED_KINDS);
     WebhookServer server = new WebhookServer(
         new InetSocketAddress(context.config().bindAddress(), context.config().webhook().port()),
-        context.webhookCertificates(),
-        WebhookPaths.handlers(context.runner(), new AdmissionRuntimeResolver(context.runtimes(), context.client()),
-            context.cluster(), clock, serialization),
+        context.webhookCertificates(), handlers,
         serialization, context.cluster() instanceof CacheObjectLookup cache ? cache::isSynced : () -> true,
-        context.config().tls());
+        context.config().tls(),
+        Optional.of(new WebhookRequestMetrics(context.meterRegistry(), handlers.keySet())));
+    CertificateMetrics.register(context.meterRegistry(), context.webhookCertificates());
     context.readiness().register(WebhookServer.READINESS_CHECK, server::isServing);
     context.liveness().register(WebhookServer.LIVENESS_CHECK, () -> server.isAlive(clock.instant()));
     return new WebhookComponent(server);

@@ -1,15 +1,10 @@
 package io.kftrainer.operator.command;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.util.Properties;
+import io.kftrainer.operator.app.OperatorVersion;
 import picocli.CommandLine.IVersionProvider;
 
-/** The project version, from {@code META-INF/trainer/version.properties} (written by the build). */
+/** The project version ({@link OperatorVersion}). */
 public final class VersionProvider implements IVersionProvider {
-
-  static final String RESOURCE = "META-INF/trainer/version.properties";
 
   @Override
   public String[] getVersion() {
@@ -17,14 +12,6 @@ public final class VersionProvider implements IVersionProvider {
   }
 
   public static String version() {
-    Properties properties = new Properties();
-    try (InputStream in = VersionProvider.class.getClassLoader().getResourceAsStream(RESOURCE)) {
-      if (in != null) {
-        properties.load(in);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return properties.getProperty("version", "unknown");
+    return OperatorVersion.get();
   }
 }

@@ -12,7 +12,6 @@ import io.kftrainer.api.v1alpha1.ClusterTrainingRuntime;
 import io.kftrainer.api.v1alpha1.TrainerConstants;
 import io.kftrainer.api.v1alpha1.TrainingRuntime;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.Semaphore;
 import org.slf4j.Logger;
@@ -95,9 +94,8 @@ public abstract class LegacyFinalizerReconciler<R extends HasMetadata> implement
         || controllerName(TrainerConstants.CLUSTER_TRAINING_RUNTIME_KIND).equals(controller);
   }
 
-  /** {@code trainingruntime}, as controller-runtime names upstream's. */
   private static String controllerName(String kind) {
-    return kind.toLowerCase(Locale.ROOT);
+    return ControllerNames.of(kind);
   }
 
   static boolean isMarked(HasMetadata runtime) {

@@ -27,6 +27,7 @@ import io.kftrainer.runtime.RuntimeResolver;
 import io.kftrainer.runtime.UnsupportedRuntimeException;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -103,6 +104,7 @@ public final class TrainJobReconciler implements Reconciler<TrainJob> {
   private final ObjectsCreated objectsCreated;
   private final FinishedTrainJobCleanup cleanup;
   private final JobSetRestarts restarts;
+  private final TrainJobLifecycle lifecycle;
   private final ReconcileFailureLog failures = new ReconcileFailureLog();
 
   public TrainJobReconciler(PhaseRunner runner, TrainJobEventSources eventSources, CacheObjectLookup cache,
@@ -121,6 +123,15 @@ public final class TrainJobReconciler implements Reconciler<TrainJob> {
   public TrainJobReconciler(PhaseRunner runner, TrainJobEventSources eventSources, CacheObjectLookup cache,
       RuntimeResolver runtimes, KubernetesClient client, TrainJobEvents events, Clock clock,
       ObjectsCreated objectsCreated, JobSetRestarts.Listener restartsListener) {
+    this(runner, eventSources, cache, runtimes, client, events, clock, objectsCreated, restartsListener,
+        TrainJobLifecycle.NONE);
+  }
+
+  /** @param lifecycle told of each first build and status written (the metrics of TrainJobs' lives) */
+  public TrainJobReconciler(PhaseRunner runner, TrainJobEventSources eventSources, CacheObjectLookup cache,
+      RuntimeResolver runtimes, KubernetesClient client, TrainJobEvents events, Clock clock,
+      ObjectsCreated objectsCreated, JobSetRestarts.Listener restartsListener, TrainJobLifecycle lifecycle) {
+    this.lifecycle = lifecycle;
     this.runner = runner;
     this.eventSources = eventSources;
     this.cache = cache;
@@ -259,7 +270,10 @@ public final class TrainJobReconciler implements Reconciler<TrainJob> {
     if (snapshot.isPresent()) {
       return snapshot;
     }
-    return runtimes.resolve(trainJob).map(runtime -> snapshots.take(trainJob, runtime, created));
+    Optional<RuntimeSource> taken = runtimes.resolve(trainJob).map(runtime -> snapshots.take(trainJob, runtime,
+        created));
+    taken.ifPresent(runtime -> lifecycle.firstBuilt(trainJob));
+    return taken;
   }
 
   /**
@@ -269,8 +283,11 @@ public final class TrainJobReconciler implements Reconciler<TrainJob> {
    */
   private PostExecutionResult reportStatus(TrainJob trainJob, BuildOutcome outcome, Context<TrainJob> context,
       RunPolicy runPolicy) {
-    PostExecutionResult result = runner.runPostExecution(trainJob, outcome, cache, clock.instant(), runPolicy);
+    Instant now = clock.instant();
+    TrainJobPhase before = TrainJobPhase.of(trainJob.getStatus());
+    PostExecutionResult result = runner.runPostExecution(trainJob, outcome, cache, now, runPolicy);
     status.write(trainJob, result.status(), context);
+    lifecycle.statusWritten(trainJob, before, result.status(), result.transitions(), now);
     events.transitions(trainJob, result.transitions());
     if (result.deadlineExceeded()) {
       children.deleteIfPresent(JobSet.class, trainJob);

@@ -7,6 +7,9 @@ import io.kftrainer.operator.app.OperatorComponent;
 import io.kftrainer.operator.app.OperatorConfig;
 import io.kftrainer.webhook.HttpServerNoDelay;
 import io.kftrainer.webhook.TlsOptions;
+import io.kftrainer.operator.metrics.GoRuntimeEquivalents;
+import io.kftrainer.operator.metrics.ProcessMetrics;
+import io.kftrainer.operator.metrics.ReservedNameCounters;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
@@ -20,6 +23,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -31,7 +35,8 @@ import org.slf4j.LoggerFactory;
 /**
  * {@code /metrics} in the Prometheus text format (OpenMetrics when asked for) of the operator's meter registry:
  * JOSDK's reconcile metrics, controller-runtime's names for upstream's dashboards ({@code ControllerRuntimeMetrics},
- * {@code RestClientMetrics}), the TrainJobs-by-condition gauge, and the JVM metrics this server binds at start.
+ * {@code RestClientMetrics}...), the operator's {@code kubeflow_trainer_*}, and the JVM and process metrics this
+ * server binds at start.
  *
  * <p>As upstream's manager ({@code metrics} of its Configuration, upstream #3912):
  *
@@ -53,6 +58,7 @@ public final class MetricsServer implements OperatorComponent {
 
   static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
   static final String OPEN_METRICS_TEXT = "application/openmetrics-text; version=1.0.0; charset=utf-8";
+  private static final String OPEN_METRICS_EOF = "# EOF\n";
 
   private static final Logger LOG = LoggerFactory.getLogger(MetricsServer.class);
 
@@ -157,7 +163,8 @@ public final class MetricsServer implements OperatorComponent {
   private void bindJvmMetrics() {
     gcMetrics = new JvmGcMetrics();
     for (MeterBinder binder : List.of(new JvmMemoryMetrics(), gcMetrics, new JvmThreadMetrics(),
-        new ClassLoaderMetrics(), new ProcessorMetrics(), new UptimeMetrics())) {
+        new ClassLoaderMetrics(), new ProcessorMetrics(), new UptimeMetrics(), new ProcessMetrics(),
+        new GoRuntimeEquivalents())) {
       binder.bindTo(registry);
     }
   }
@@ -179,7 +186,20 @@ public final class MetricsServer implements OperatorComponent {
         ? OPEN_METRICS_TEXT : PROMETHEUS_TEXT;
     ByteArrayOutputStream body = new ByteArrayOutputStream();
     prometheus.get().scrape(body, contentType);
-    return new HttpEndpoints.Response(200, contentType, body.toByteArray());
+    return new HttpEndpoints.Response(200, contentType, withReservedNames(body, OPEN_METRICS_TEXT.equals(contentType)));
+  }
+
+  /** The scrape with the counters the Prometheus Java client cannot name ({@link ReservedNameCounters}). */
+  private byte[] withReservedNames(ByteArrayOutputStream scraped, boolean openMetrics) {
+    ReservedNameCounters reserved = ReservedNameCounters.of(registry);
+    if (reserved.isEmpty()) {
+      return scraped.toByteArray();
+    }
+    String text = scraped.toString(StandardCharsets.UTF_8);
+    String end = openMetrics && text.endsWith(OPEN_METRICS_EOF) ? OPEN_METRICS_EOF : "";
+    StringBuilder out = new StringBuilder(text.substring(0, text.length() - end.length()));
+    reserved.write(out, openMetrics);
+    return out.append(end).toString().getBytes(StandardCharsets.UTF_8);
   }
 
   /** controller-runtime's answers: 401 {@code Unauthorized}, 403 naming the user, 500 when a review failed. */

@@ -9,6 +9,7 @@ import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.ResourceCache;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
@@ -76,6 +77,13 @@ public final class OptimizationJobReconciler implements Reconciler<OptimizationJ
   private final Clock clock;
   private final TrialCreations creations = new TrialCreations();
   private volatile InformerEventSource<TrainJob, OptimizationJob> trials;
+  private volatile ResourceCache<OptimizationJob> primaryCache;
+
+  /** The OptimizationJobs in the controller's cache; none before its event sources are prepared. */
+  public List<OptimizationJob> cached() {
+    ResourceCache<OptimizationJob> cache = primaryCache;
+    return cache == null ? List.of() : cache.list().toList();
+  }
 
   public OptimizationJobReconciler(KubernetesClient client, TrainJobEvents events, Clock clock) {
     this.client = Objects.requireNonNull(client, "client");
@@ -97,6 +105,7 @@ public final class OptimizationJobReconciler implements Reconciler<OptimizationJ
         .withNamespacesInheritedFromController()
         .withItemStore(CompactObjects.itemStore());
     trials = new InformerEventSource<>(configuration.build(), context);
+    primaryCache = context.getPrimaryCache();
     return List.of(trials);
   }
 

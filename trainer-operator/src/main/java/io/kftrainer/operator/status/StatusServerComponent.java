@@ -8,6 +8,7 @@ import io.kftrainer.operator.app.OperatorConfig;
 import io.kftrainer.operator.app.OperatorContext;
 import io.kftrainer.webhook.cert.WebhookCertificates;
 import io.kftrainer.operator.controller.CacheObjectLookup;
+import io.kftrainer.operator.metrics.StatusServerMetrics;
 import io.kftrainer.statusserver.JwksTokenAuthenticator;
 import io.kftrainer.statusserver.StatusServer;
 import io.kftrainer.statusserver.TokenAuthenticator;
@@ -82,7 +83,8 @@ public final class StatusServerComponent implements OperatorComponent {
         certificates.keyManager().serverContext(),
         authenticator(),
         context.client(),
-        (namespace, name) -> context.cluster().get(TrainJob.class, namespace, name));
+        (namespace, name) -> context.cluster().get(TrainJob.class, namespace, name),
+        new StatusServerMetrics(context.meterRegistry()));
     server.start();
   }
 

@@ -34,7 +34,7 @@ class ControllerRuntimeMetricsTest {
   private final AtomicLong nanos = new AtomicLong();
   private final List<String> delegated = new ArrayList<>();
   private final ControllerRuntimeMetrics metrics = new ControllerRuntimeMetrics(registry, recording(),
-      controller -> "trainjob".equals(controller) ? 5 : 1, nanos::get);
+      controller -> "trainjob_controller".equals(controller) ? 5 : 1, nanos::get);
 
   @Test
   void anEventIsAnAddAndTheReconcileTakesItOffTheQueueObservingItsWait() {
@@ -98,13 +98,53 @@ class ControllerRuntimeMetricsTest {
     assertThat(result("success")).isEqualTo(1);
     assertThat(result("requeue_after")).isEqualTo(1);
     assertThat(result("error")).isEqualTo(1);
-    assertThat(registry.get("controller.runtime.reconcile.errors").tag("controller", "trainjob").counter().count())
+    assertThat(registry.get("controller.runtime.reconcile.errors").tag("controller", "trainjob_controller").counter().count())
         .isEqualTo(1);
-    assertThat(registry.get("controller.runtime.reconcile.time").tag("controller", "trainjob").timer().count())
+    assertThat(registry.get("controller.runtime.reconcile.time").tag("controller", "trainjob_controller").timer().count())
         .isEqualTo(3);
-    assertThat(registry.get("controller.runtime.max.concurrent.reconciles").tag("controller", "trainjob").gauge()
+    assertThat(registry.get("controller.runtime.max.concurrent.reconciles").tag("controller", "trainjob_controller").gauge()
         .value()).as("the controller's own limit").isEqualTo(5);
     assertThat(delegated).containsExactly("time", "time", "time");
+  }
+
+  @Test
+  void aRunningReconcileIsUnfinishedWorkUntilItEndsAsWorkDuration() {
+    TrainJob job = trainJob("a");
+    metrics.receivedEvent(new Event(ResourceID.fromResource(job)), METADATA);
+    metrics.reconciliationExecutionStarted(job, METADATA);
+    nanos.addAndGet(TimeUnit.SECONDS.toNanos(3));
+
+    assertThat(queueGauge("workqueue.unfinished.work")).isEqualTo(3.0);
+    assertThat(queueGauge("workqueue.longest.running.processor")).isEqualTo(3.0);
+    metrics.reconciliationExecutionFinished(job, METADATA);
+
+    assertThat(queueGauge("workqueue.unfinished.work")).isZero();
+    assertThat(registry.get("workqueue.work.duration").tag("name", "trainjob_controller").timer()
+        .totalTime(TimeUnit.SECONDS)).isEqualTo(3.0);
+  }
+
+  @Test
+  void aRetryIsAReconcileScheduledAfterADelayABackOffOrARequeueAfter() throws Exception {
+    metrics.timeControllerExecution(execution(() -> UpdateControl.noUpdate()));
+    metrics.timeControllerExecution(execution(() -> UpdateControl.<TrainJob>noUpdate().rescheduleAfter(1000)));
+    metrics.failedReconciliation(trainJob("a"), new IllegalStateException("boom"), METADATA);
+
+    assertThat(registry.get("workqueue.retries").tag("name", "trainjob_controller").counter().count())
+        .isEqualTo(2);
+  }
+
+  @Test
+  void anErrorThrownByTheReconcileIsAPanicAndAnError() {
+    assertThatThrownBy(() -> metrics.timeControllerExecution(execution(() -> {
+      throw new StackOverflowError();
+    }))).isInstanceOf(StackOverflowError.class);
+
+    assertThat(registry.get("controller.runtime.reconcile.panics").tag("controller", "trainjob_controller")
+        .counter().count()).isEqualTo(1);
+    assertThat(result("error")).isEqualTo(1);
+    assertThat(result("requeue")).as("initialised, as controller-runtime does").isZero();
+    assertThat(registry.get("controller.runtime.terminal.reconcile.errors").counter().count()).isZero();
+    assertThat(registry.get("controller.runtime.reconcile.timeouts").counter().count()).isZero();
   }
 
   @Test
@@ -123,19 +163,23 @@ class ControllerRuntimeMetricsTest {
   }
 
   private double depth() {
-    return registry.get("workqueue.depth").tag("name", "trainjob").tag("controller", "trainjob").gauge().value();
+    return registry.get("workqueue.depth").tag("name", "trainjob_controller").tag("controller", "trainjob_controller").gauge().value();
+  }
+
+  private double queueGauge(String name) {
+    return registry.get(name).tag("name", "trainjob_controller").gauge().value();
   }
 
   private double adds() {
-    return registry.get("workqueue.adds").tag("name", "trainjob").counter().count();
+    return registry.get("workqueue.adds").tag("name", "trainjob_controller").counter().count();
   }
 
   private double activeWorkers() {
-    return registry.get("controller.runtime.active.workers").tag("controller", "trainjob").gauge().value();
+    return registry.get("controller.runtime.active.workers").tag("controller", "trainjob_controller").gauge().value();
   }
 
   private double result(String result) {
-    return registry.get("controller.runtime.reconcile").tag("controller", "trainjob").tag("result", result)
+    return registry.get("controller.runtime.reconcile").tag("controller", "trainjob_controller").tag("result", result)
         .counter().count();
   }
 

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,6 +44,7 @@ public final class MountedCertificates implements WebhookCertificates {
   private final Path directory;
   private final Duration pollInterval;
   private final SwappableKeyManager keyManager = new SwappableKeyManager();
+  private final AtomicLong failedReads = new AtomicLong();
   private WatchService watchService;
   private Thread watcher;
 
@@ -89,11 +91,17 @@ public final class MountedCertificates implements WebhookCertificates {
     return "from directory " + directory;
   }
 
+  @Override
+  public long failedReads() {
+    return failedReads.get();
+  }
+
   /** Reads the directory again and serves its certificate if it changed and is usable; for the watch and tests. */
   public void reload() {
     try {
       serve(read());
     } catch (IOException | CertificateException e) {
+      failedReads.incrementAndGet();
       LOG.warn("Ignoring the webhook certificate in {}: {}; still serving {}", directory, e.getMessage(),
           keyManager.current().map(Object::toString).orElse("nothing"));
     }

@@ -42,6 +42,11 @@ public final class SwappableKeyManager extends X509ExtendedKeyManager {
     previous.set(current.getAndSet(next));
   }
 
+  /** How many certificates were set since this key manager was made. */
+  public long swaps() {
+    return generation.get();
+  }
+
   /** The certificate served now, if any was set. */
   public Optional<ServingCertificate> current() {
     return Optional.ofNullable(current.get()).map(Entry::certificate);

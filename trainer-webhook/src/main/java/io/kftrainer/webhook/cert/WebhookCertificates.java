@@ -24,4 +24,9 @@ public interface WebhookCertificates {
 
   /** For logs, e.g. {@code self-signed, in Secret kubeflow-system/kubeflow-trainer-webhook-cert}. */
   String description();
+
+  /** How many times a certificate could not be read (and the one served was kept); 0 for sources that never read. */
+  default long failedReads() {
+    return 0;
+  }
 }
