@@ -109,8 +109,10 @@ class TrainingTest {
 
     Condition condition = condition(failed, "Failed").orElseThrow();
     assertThat(condition.getReason()).isEqualTo("ReachedMaxRestarts");
-    assertThat(condition.getMessage()).contains("pod rank-fails-node-0-1-", "container node exited with code 3",
-        "rank 1 of 2", "CUDA error: out of memory");
+    assertThat(condition.getMessage()).startsWith("jobset failed due to reaching max number of restarts (first "
+        + "failed job: rank-fails-node-0); pod default/rank-fails-node-0-1-")
+        .contains(" on local: container node exited with code 3; last lines:\n", "rank 1 of 2",
+            "CUDA error: out of memory");
     assertThat(OUT).anySatisfy(line -> assertThat(line).startsWith("jobset default/rank-fails: restarting (attempt 1)"));
     // the restart on the TrainJob (issue 35, item 2): a progress line, an Event and the annotation
     await().atMost(TIMEOUT).untilAsserted(() -> assertThat(OUT).anySatisfy(line -> assertThat(line)

@@ -270,6 +270,8 @@ public final class TrainJobReconciler implements Reconciler<TrainJob> {
   private PostExecutionResult reportStatus(TrainJob trainJob, BuildOutcome outcome, Context<TrainJob> context,
       RunPolicy runPolicy) {
     PostExecutionResult result = runner.runPostExecution(trainJob, outcome, cache, clock.instant(), runPolicy);
+    restarts.nameFailedPod(result, cache.get(JobSet.class, trainJob.getMetadata().getNamespace(),
+        trainJob.getMetadata().getName()));
     status.write(trainJob, result.status(), context);
     events.transitions(trainJob, result.transitions());
     if (result.deadlineExceeded()) {
