@@ -122,7 +122,7 @@ class FailurePolicyTest {
                 backoffLimit: 0
                 podFailurePolicy:
                   rules:
-                  - {action: FailJob, onPodConditions: [{type: DisruptionTarget}]}
+                  - {action: FailJob, onPodConditions: [{type: DisruptionTarget, status: "True"}]}
                   - {action: FailJob, onExitCodes: {operator: In, values: [42]}}
                 template:
                   spec:

@@ -570,12 +570,15 @@ class ChartOnKubernetesIT {
   }
 
   /**
-   * A JobSet restart with the real JobSet controller (issue 35, item 2): kwok's chaos stage kills the pod as an
-   * out-of-memory kill; the TrainJob gets a Restarting Event naming the pod, its node and why, and the annotation.
+   * JobSet restarts with the real JobSet controller (issue 35, items 1 and 2), the case trainer-executor's
+   * FailurePolicyTest plays in local: kwok's chaos stage kills every attempt's pod as an out-of-memory kill; each
+   * restart is a Restarting Event on the TrainJob naming the pod, its node and why, the annotation counts them, and
+   * the third failure, past maxRestarts 2, fails the TrainJob with JobSet's reason and a message naming the last
+   * failed pod.
    */
   @Test
   @Order(3)
-  void aJobSetRestartIsAnEventOnTheTrainJobNamingThePodItsNodeAndWhy() throws IOException {
+  void aThirdFailurePastMaxRestartsTwoFailsTheTrainJobNamingTheLastFailedPod() throws IOException {
     kubectl("apply", "-n", EXAMPLES, "-f", "-").withInput("""
         apiVersion: trainer.kubeflow.org/v1alpha1
         kind: TrainingRuntime
@@ -588,7 +591,7 @@ class ChartOnKubernetesIT {
           template:
             spec:
               failurePolicy:
-                maxRestarts: 1
+                maxRestarts: 2
               replicatedJobs:
                 - name: node
                   template:
@@ -623,17 +626,94 @@ class ChartOnKubernetesIT {
     await("restarting Failed").atMost(JOB_TIMEOUT).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
         assertThat(condition("restarting", "Failed")).hasValueSatisfying(c -> assertThat(c)
             .containsEntry("status", "True").containsEntry("reason", "ReachedMaxRestarts")));
-    await("restarting's Restarting Event").atMost(JOB_TIMEOUT).untilAsserted(() -> assertThat(admin.v1().events()
+    String lastPod = admin.pods().inNamespace(EXAMPLES).withLabel("jobset.sigs.k8s.io/jobset-name", "restarting")
+        .withLabel("jobset.sigs.k8s.io/restart-attempt", "2").list().getItems().get(0).getMetadata().getName();
+    assertThat(condition("restarting", "Failed").orElseThrow().get("message")).asString()
+        .matches("(?s)jobset failed due to reaching max number of restarts \\(first failed job: restarting-node-0\\); "
+            + "pod examples/" + lastPod + " on \\S+: container node exited with code 137 \\(OOMKilled\\)"
+            + "; last lines:\ncontainer failed"); // kwok's termination message
+    await("restarting's Restarting Events").atMost(JOB_TIMEOUT).untilAsserted(() -> assertThat(admin.v1().events()
         .inNamespace(EXAMPLES).list().getItems())
         .filteredOn(e -> "restarting".equals(e.getInvolvedObject().getName())
             && "TrainJob".equals(e.getInvolvedObject().getKind()) && "Restarting".equals(e.getReason()))
-        .singleElement().satisfies(e -> assertThat(e.getMessage())
-            .matches("restart 1/1 after pod examples/restarting-node-0-0-\\w+ on \\S+ failed: OOMKilled "
+        .extracting(e -> e.getMessage()).hasSize(2).allSatisfy(m -> assertThat(m)
+            .matches("restart [12]/2 after pod examples/restarting-node-0-0-\\w+ on \\S+ failed: OOMKilled "
                 + "\\(exit code 137\\)")));
     assertThat(admin.genericKubernetesResources("trainer.kubeflow.org/v1alpha1", "TrainJob").inNamespace(EXAMPLES)
-        .withName("restarting").get().getMetadata().getAnnotations()).containsEntry("kftrainer.io/restarts", "1");
+        .withName("restarting").get().getMetadata().getAnnotations()).containsEntry("kftrainer.io/restarts", "2");
     List<String> table = kubectl("get", "trainjob", "restarting", "-n", EXAMPLES).success().lines().toList();
-    assertThat(table.get(1).split("\\s+")).startsWith("restarting", "Failed", "1");
+    assertThat(table.get(1).split("\\s+")).startsWith("restarting", "Failed", "2");
+  }
+
+  /**
+   * An exit code the runtime declares fatal (its Job's podFailurePolicy, its JobSet's FailJobSet rule) fails the
+   * TrainJob at once with the real Job and JobSet controllers, without a restart: kwok's chaos stage exits 42.
+   */
+  @Test
+  @Order(3)
+  void anExitCodeTheRuntimeDeclaresFatalFailsTheTrainJobAtOnce() throws IOException {
+    kubectl("apply", "-n", EXAMPLES, "-f", "-").withInput("""
+        apiVersion: trainer.kubeflow.org/v1alpha1
+        kind: TrainingRuntime
+        metadata:
+          name: torch-fatal
+        spec:
+          mlPolicy:
+            numNodes: 1
+            torch: {}
+          template:
+            spec:
+              failurePolicy:
+                maxRestarts: 2
+                rules:
+                  - {name: fatal, action: FailJobSet, onJobFailureReasons: [PodFailurePolicy]}
+              replicatedJobs:
+                - name: node
+                  template:
+                    metadata:
+                      labels:
+                        trainer.kubeflow.org/trainjob-ancestor-step: trainer
+                    spec:
+                      backoffLimit: 0
+                      podFailurePolicy:
+                        rules:
+                          - {action: FailJob, onExitCodes: {operator: In, values: [42]}}
+                      template:
+                        metadata:
+                          labels:
+                            pod-container-running-failed.stage.kwok.x-k8s.io: "true"
+                          annotations:
+                            pod-container-running-failed.stage.kwok.x-k8s.io/exit-code: "42"
+                        spec:
+                          restartPolicy: Never
+                          containers:
+                            - name: node
+                              image: pytorch/pytorch:2.13.0-cuda13.0-cudnn9-runtime
+        ---
+        apiVersion: trainer.kubeflow.org/v1alpha1
+        kind: TrainJob
+        metadata:
+          name: fatal
+        spec:
+          runtimeRef:
+            kind: TrainingRuntime
+            name: torch-fatal
+          trainer:
+            command: ["python3", "-c", "raise SystemExit(42)"]
+        """).success();
+    await("fatal Failed").atMost(JOB_TIMEOUT).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
+        assertThat(condition("fatal", "Failed")).hasValueSatisfying(c -> assertThat(c)
+            .containsEntry("status", "True").containsEntry("reason", "FailJobSetFailurePolicyAction")));
+    assertThat(condition("fatal", "Failed").orElseThrow().get("message")).asString()
+        .matches("(?s)applying FailJobSet failure policy action \\(first failed job: fatal-node-0\\); pod "
+            + "examples/fatal-node-0-0-\\w+ on \\S+: container node exited with code 42 \\(containerFailed\\); "
+            + "last lines:\ncontainer failed");
+    assertThat(admin.genericKubernetesResources("trainer.kubeflow.org/v1alpha1", "TrainJob").inNamespace(EXAMPLES)
+        .withName("fatal").get().getMetadata().getAnnotations()).doesNotContainKey("kftrainer.io/restarts");
+    assertThat(admin.batch().v1().jobs().inNamespace(EXAMPLES).withName("fatal-node-0").get().getStatus()
+        .getConditions()).anySatisfy(c -> assertThat(c.getReason() + ": " + c.getMessage()).matches("PodFailurePolicy: "
+            + "Container node for pod examples/fatal-node-0-0-\\w+ failed with exit code 42 matching FailJob rule at "
+            + "index 0"));
   }
 
   /**
