@@ -128,6 +128,37 @@ class TrainingTest {
   }
 
   @Test
+  void aScriptThatRaisesOnTheShippedRuntimeFailsAfterItsThreeRestartsEachOneShownOnTheTrainJob() {
+    // issue 32, item 4: it took 113 s of Job retries with back-off, and nothing on the TrainJob said so meanwhile
+    long start = System.nanoTime();
+    apply("""
+        apiVersion: trainer.kubeflow.org/v1alpha1
+        kind: TrainJob
+        metadata: {name: raises}
+        spec:
+          runtimeRef: {name: torch-distributed}
+          trainer:
+            command: [python3, -c, 'raise RuntimeError("bad batch")']
+        """);
+
+    TrainJob failed = awaitCondition("raises", "Failed");
+
+    Duration took = Duration.ofNanos(System.nanoTime() - start);
+    System.out.printf("a raising script on torch-distributed: Failed %d ms after it was applied%n", took.toMillis());
+    assertThat(took).isLessThan(Duration.ofSeconds(60));
+    Condition condition = condition(failed, "Failed").orElseThrow();
+    assertThat(condition.getReason()).isEqualTo("ReachedMaxRestarts");
+    assertThat(condition.getMessage()).contains("container node exited with code 1", "RuntimeError: bad batch");
+    for (int restart = 1; restart <= 3; restart++) {
+      String line = "trainjob default/raises: restart " + restart + "/3 after raises-node-0-0-";
+      await().atMost(TIMEOUT).untilAsserted(() -> assertThat(OUT).anySatisfy(l -> assertThat(l).startsWith(line)
+          .endsWith(" on local failed: exit code 1")));
+    }
+    await().atMost(TIMEOUT).until(() -> "3".equals(client.resources(TrainJob.class).inNamespace(NS)
+        .withName("raises").get().getMetadata().getAnnotations().get("kftrainer.io/restarts")));
+  }
+
+  @Test
   void theDatasetInitializerWritesWhereTheTrainerReads() {
     apply("""
         apiVersion: trainer.kubeflow.org/v1alpha1
