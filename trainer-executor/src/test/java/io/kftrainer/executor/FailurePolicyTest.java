@@ -95,12 +95,14 @@ class FailurePolicyTest {
     assertThat(job.getStatus().getConditions()).filteredOn(c -> c.getType().equals("Failed")).singleElement()
         .satisfies(c -> assertThat(c.getReason() + ": " + c.getMessage())
             .startsWith("BackoffLimitExceeded: Job has reached the specified backoff limit: pod thrice-node-0-1-"));
-    assertThat(events("thrice")).extracting(e -> e.getReason() + ": " + e.getMessage()).containsSubsequence(
+    // Events are written after the status, as JobSet's controller emits them
+    await().atMost(TIMEOUT).untilAsserted(() -> assertThat(events("thrice"))
+        .extracting(e -> e.getReason() + ": " + e.getMessage()).containsSubsequence(
         "DefaultFailurePolicy: applying RestartJobSet failure policy action (first failed job: thrice-node-0)",
         "RestartJobSetFailurePolicyAction: applying RestartJobSet failure policy action (first failed job: "
             + "thrice-node-0)",
         "ReachedMaxRestarts: jobset failed due to reaching max number of restarts (first failed job: "
-            + "thrice-node-0)");
+            + "thrice-node-0)"));
     assertThat(PROGRESS).filteredOn(line -> line.startsWith("jobset default/thrice: restarting")).hasSize(2);
   }
 
@@ -179,11 +181,12 @@ class FailurePolicyTest {
     assertThat(done.getStatus().getRestartsCountTowardsMax()).isNull();
     assertThat(done.getStatus().getConditions()).extracting(c -> c.getType() + "=" + c.getStatus() + "/"
         + c.getReason()).contains("RestartingJobSet=False/JobSetCompleted");
-    assertThat(events("ignored")).extracting(e -> e.getReason() + ": " + e.getMessage()).contains(
+    await().atMost(TIMEOUT).untilAsserted(() -> assertThat(events("ignored"))
+        .extracting(e -> e.getReason() + ": " + e.getMessage()).contains(
         "FailurePolicy_free: applying RestartJobSetAndIgnoreMaxRestarts failure policy action (first failed job: "
             + "ignored-node-0)",
         "RestartJobSetAndIgnoreMaxRestartsFailurePolicyAction: applying RestartJobSetAndIgnoreMaxRestarts failure "
-            + "policy action (first failed job: ignored-node-0)");
+            + "policy action (first failed job: ignored-node-0)"));
   }
 
   @Test

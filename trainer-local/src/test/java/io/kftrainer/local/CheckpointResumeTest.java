@@ -98,8 +98,8 @@ class CheckpointResumeTest {
     Instant killed = Instant.now();
     Duration workLost = Duration.between(Files.getLastModifiedTime(checkpoint).toInstant(), killed);
     node1.destroyForcibly();
-    TIMED.add(Instant.now() + " (test) interrupted: node 1 killed, checkpoint of step " + step + " written " + workLost.toMillis()
-        + " ms before");
+    TIMED.add(Instant.now() + " (test) interrupted: node 1 killed, checkpoint of step " + step + " written "
+        + workLost.toMillis() + " ms before");
     Duration interrupted = Duration.between(created, awaitComplete("interrupted"));
     created = Instant.now();
     create(trainJob, "uninterrupted", "none");
