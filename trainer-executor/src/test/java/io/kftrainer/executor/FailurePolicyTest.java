@@ -7,9 +7,7 @@ import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kftrainer.api.jobset.v1alpha2.JobSet;
-import io.kftrainer.apiserver.EmbeddedApiServer;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -32,29 +30,20 @@ class FailurePolicyTest {
   @TempDir
   static Path runDir;
 
-  private static EmbeddedApiServer server;
+  private static ExecutorOnApiServer local;
   private static KubernetesClient client;
-  private static LocalExecutor executor;
   private static final List<String> PROGRESS = new CopyOnWriteArrayList<>();
 
   @BeforeAll
   static void start() throws IOException {
-    server = EmbeddedApiServer.start();
-    try (InputStream crd = FailurePolicyTest.class.getClassLoader()
-        .getResourceAsStream("META-INF/fabric8/jobsets.jobset.x-k8s.io-v1.yml")) {
-      server.installCrds(crd);
-    }
-    client = server.newClient();
-    executor = new LocalExecutor(server.newClient(), new LocalExecutor.Options(runDir, 8, PROGRESS::add)).start();
+    local = ExecutorOnApiServer.start(runDir, PROGRESS::add);
+    client = local.client();
   }
 
   @AfterAll
   static void stop() {
-    if (executor != null) {
-      executor.close();
-    }
-    if (server != null) {
-      server.close();
+    if (local != null) {
+      local.close();
     }
   }
 
@@ -228,12 +217,10 @@ class FailurePolicyTest {
   }
 
   private static void create(String yaml) {
-    client.resource(client.getKubernetesSerialization().unmarshal(
-        "apiVersion: jobset.x-k8s.io/v1alpha2\nkind: JobSet\n" + yaml, JobSet.class)).inNamespace(NS).create();
+    local.create("apiVersion: jobset.x-k8s.io/v1alpha2\nkind: JobSet\n" + yaml);
   }
 
   private static JobSet awaitCondition(String name, String type) {
-    return await().atMost(TIMEOUT).until(() -> client.resources(JobSet.class).inNamespace(NS).withName(name).get(),
-        js -> js.getStatus() != null && PodConditions.isTrue(js.getStatus().getConditions(), type));
+    return local.awaitCondition(name, type, TIMEOUT);
   }
 }
