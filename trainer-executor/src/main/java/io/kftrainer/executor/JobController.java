@@ -1,7 +1,10 @@
 package io.kftrainer.executor;
 
+import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerState;
 import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.EnvVarBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -14,6 +17,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.cache.Store;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -122,8 +126,8 @@ final class JobController implements AutoCloseable {
     TreeSet<Integer> succeeded = owned.stream().filter(p -> "Succeeded".equals(phase(p)))
         .map(JobController::index).collect(Collectors.toCollection(TreeSet::new));
     List<Pod> failedPods = owned.stream().filter(p -> "Failed".equals(phase(p)))
-        .sorted(java.util.Comparator.comparing(p -> p.getMetadata().getCreationTimestamp(),
-            java.util.Comparator.nullsLast(java.util.Comparator.naturalOrder()))).toList();
+        .sorted(Comparator.comparing(p -> p.getMetadata().getCreationTimestamp(),
+            Comparator.nullsLast(Comparator.naturalOrder()))).toList();
     List<PodFailurePolicy.Outcome> outcomes = failedPods.stream().map(p -> PodFailurePolicy.match(job, p)).toList();
     int restarts = active.stream().mapToInt(JobController::restarts).sum();
     int failed = (int) outcomes.stream().filter(PodFailurePolicy.Outcome::counts).count() + restarts;
@@ -283,14 +287,13 @@ final class JobController implements AutoCloseable {
   }
 
   /** As the Job controller does for an Indexed Job: {@code JOB_COMPLETION_INDEX}, unless the container sets it. */
-  private static void addCompletionIndexEnv(io.fabric8.kubernetes.api.model.Container container) {
+  private static void addCompletionIndexEnv(Container container) {
     if (container.getEnv() != null && container.getEnv().stream().anyMatch(e -> COMPLETION_INDEX_ENV.equals(
         e.getName()))) {
       return;
     }
-    List<io.fabric8.kubernetes.api.model.EnvVar> env = new ArrayList<>(Optional.ofNullable(container.getEnv())
-        .orElse(List.of()));
-    env.add(new io.fabric8.kubernetes.api.model.EnvVarBuilder().withName(COMPLETION_INDEX_ENV).withNewValueFrom()
+    List<EnvVar> env = new ArrayList<>(Optional.ofNullable(container.getEnv()).orElse(List.of()));
+    env.add(new EnvVarBuilder().withName(COMPLETION_INDEX_ENV).withNewValueFrom()
         .withNewFieldRef().withFieldPath("metadata.annotations['" + Names.COMPLETION_INDEX + "']").endFieldRef()
         .endValueFrom().build());
     container.setEnv(env);

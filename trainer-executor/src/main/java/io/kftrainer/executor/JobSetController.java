@@ -21,10 +21,12 @@ import io.kftrainer.api.jobset.v1alpha2.ReplicatedJob;
 import io.kftrainer.api.jobset.v1alpha2.ReplicatedJobStatus;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 
@@ -32,9 +34,9 @@ import java.util.stream.Stream;
  * The JobSet controller (JobSet v0.x semantics, for JobSets whose {@code managedBy} is unset or JobSet's own): one
  * Job {@code <jobset>-<rjob>-<index>} per replica with JobSet's labels and annotations on the Job and its pod
  * template, the headless Service of the subdomain, {@code dependsOn} and {@code startupPolicy: InOrder},
- * {@code successPolicy}, {@code failurePolicy} ({@code maxRestarts} recreates the Jobs under a new
- * {@code restart-attempt}; {@code rules}), {@code suspend}, and the status: {@code Completed}, {@code Failed},
- * {@code Suspended} with JobSet's reasons and messages, {@code replicatedJobsStatus}, {@code restarts},
+ * {@code successPolicy}, {@code failurePolicy} ({@link JobSetFailurePolicy}: a restart recreates the Jobs under a new
+ * {@code restart-attempt}, {@code Recreate} or {@code BlockingRecreate}), {@code suspend}, and the status:
+ * {@code Completed}, {@code Failed}, {@code Suspended}, {@code RestartingJobSet} with JobSet's reasons and messages, {@code replicatedJobsStatus}, {@code restarts},
  * {@code terminalState}. A finished JobSet's active Jobs are deleted, as JobSet does.
  */
 final class JobSetController {
@@ -53,7 +55,7 @@ final class JobSetController {
   private final Map<String, Written> written = new HashMap<>();
   private final VolumeClaimPolicies volumeClaims;
   /** JobSets (uid) told once that their failure policy's action needs a feature gate. */
-  private final java.util.Set<String> unsupportedReported = new java.util.HashSet<>();
+  private final Set<String> unsupportedReported = new HashSet<>();
   private final Store<JobSet> jobSets;
   private final Store<Job> jobs;
   private final EventRecorder events;

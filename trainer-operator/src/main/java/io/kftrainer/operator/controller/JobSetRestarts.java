@@ -40,6 +40,9 @@ import org.slf4j.LoggerFactory;
  *       eviction, e.g. {@code restart 1/3 after pod default/x-node-0-1-7nd7v on node-1 failed: exit code 137}.</li>
  * </ul>
  *
+ * <p>A TrainJob that fails because its JobSet's Jobs did gets the pod that failed first in the last attempt after
+ * JobSet's message ({@link #nameFailedPod}): JobSet names the first failed Job only.
+ *
  * <p>The failed pods come from an informer of JobSet pods in phase {@code Failed} (a label and a field selector, so
  * the cache holds failed pods only), whose events call {@link #record}: a JobSet restart deletes the pods of the
  * attempt, often before the TrainJob's reconcile sees the new {@code restarts}, so the first failure of each attempt
@@ -272,20 +275,15 @@ public final class JobSetRestarts {
     if ("Evicted".equals(pod.getStatus().getReason())) {
       return "evicted" + message(pod.getStatus().getMessage());
     }
-    List<ContainerStatus> containers = new ArrayList<>();
-    containers.addAll(Optional.ofNullable(pod.getStatus().getInitContainerStatuses()).orElse(List.of()));
-    containers.addAll(Optional.ofNullable(pod.getStatus().getContainerStatuses()).orElse(List.of()));
-    for (ContainerStatus container : containers) {
-      ContainerStateTerminated terminated = container.getState() == null ? null : container.getState()
-          .getTerminated();
-      if (terminated != null && terminated.getExitCode() != null && terminated.getExitCode() != 0) {
-        if ("OOMKilled".equals(terminated.getReason())) {
-          return "OOMKilled (exit code " + terminated.getExitCode() + ")";
-        }
-        String why = terminated.getReason() == null || "Error".equals(terminated.getReason()) ? ""
-            : " (" + terminated.getReason() + ")";
-        return "exit code " + terminated.getExitCode() + why;
+    Optional<ContainerStateTerminated> failed = failedContainer(pod).map(c -> c.getState().getTerminated());
+    if (failed.isPresent()) {
+      ContainerStateTerminated terminated = failed.get();
+      if ("OOMKilled".equals(terminated.getReason())) {
+        return "OOMKilled (exit code " + terminated.getExitCode() + ")";
       }
+      String why = terminated.getReason() == null || "Error".equals(terminated.getReason()) ? ""
+          : " (" + terminated.getReason() + ")";
+      return "exit code " + terminated.getExitCode() + why;
     }
     return Optional.ofNullable(pod.getStatus().getReason()).orElse("failed") + message(pod.getStatus().getMessage());
   }
