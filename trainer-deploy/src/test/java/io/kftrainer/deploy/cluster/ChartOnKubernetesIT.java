@@ -24,7 +24,9 @@ import io.kftrainer.deploy.Tools;
 import io.kftrainer.deploy.image.BwrapContainer;
 import io.kftrainer.deploy.image.ImageArchive;
 import io.kftrainer.lab.AuditLog;
+import io.kftrainer.lab.Kueue;
 import io.kftrainer.lab.Lab;
+import io.kftrainer.lab.LabBinaries;
 import io.kftrainer.lab.LabExtension;
 import io.kftrainer.lab.LabPorts;
 import java.io.ByteArrayInputStream;
@@ -714,6 +716,115 @@ class ChartOnKubernetesIT {
         .getConditions()).anySatisfy(c -> assertThat(c.getReason() + ": " + c.getMessage()).matches("PodFailurePolicy: "
             + "Container node for pod examples/fatal-node-0-0-\\w+ failed with exit code 42 matching FailJob rule at "
             + "index 0"));
+  }
+
+  /**
+   * Preemption by a queue (issue 35, item 5), with Kueue's TrainJob integration from the Go module proxy: on a
+   * ClusterQueue of 1 CPU, a low-priority TrainJob is admitted and runs; a high-priority one preempts it (Kueue
+   * suspends it, its JobSet and pods go), runs to Complete while the first waits for the quota, then the first
+   * resumes and completes. kwok's pods train nothing, so the resume from a checkpoint is CheckpointResumeTest's.
+   */
+  @Test
+  @Order(4)
+  void aTrainJobPreemptedByKueueWaitsForTheQuotaThenResumesAndCompletes() throws Exception {
+    LabBinaries binaries = LabBinaries.find().orElseThrow();
+    Assumptions.assumeTrue(Kueue.binary(binaries).isPresent(), () -> Kueue.missingReason(binaries));
+    try (Kueue kueue = Kueue.start(lab, binaries, lab.work().resolve("kueue"))) {
+      kubectl("apply", "-n", EXAMPLES, "-f", "-").withInput("""
+          apiVersion: kueue.x-k8s.io/v1beta2
+          kind: ResourceFlavor
+          metadata: {name: default}
+          ---
+          apiVersion: kueue.x-k8s.io/v1beta2
+          kind: ClusterQueue
+          metadata: {name: training}
+          spec:
+            namespaceSelector: {}
+            preemption: {withinClusterQueue: LowerPriority}
+            resourceGroups:
+            - coveredResources: [cpu]
+              flavors:
+              - name: default
+                resources: [{name: cpu, nominalQuota: 1}]
+          ---
+          apiVersion: kueue.x-k8s.io/v1beta2
+          kind: LocalQueue
+          metadata: {name: training}
+          spec: {clusterQueue: training}
+          ---
+          apiVersion: kueue.x-k8s.io/v1beta2
+          kind: WorkloadPriorityClass
+          metadata: {name: low}
+          value: 100
+          ---
+          apiVersion: kueue.x-k8s.io/v1beta2
+          kind: WorkloadPriorityClass
+          metadata: {name: high}
+          value: 1000
+          ---
+          apiVersion: trainer.kubeflow.org/v1alpha1
+          kind: TrainingRuntime
+          metadata: {name: torch-queued}
+          spec:
+            mlPolicy: {numNodes: 1, torch: {}}
+            template:
+              spec:
+                replicatedJobs:
+                  - name: node
+                    template:
+                      metadata:
+                        labels: {trainer.kubeflow.org/trainjob-ancestor-step: trainer}
+                      spec:
+                        template:
+                          metadata:
+                            annotations: {pod-complete.stage.kwok.x-k8s.io/delay: "10s"}
+                          spec:
+                            containers:
+                              - name: node
+                                image: pytorch/pytorch:2.13.0-cuda13.0-cudnn9-runtime
+          """).success();
+      kubectl("apply", "-n", EXAMPLES, "-f", "-").withInput(queued("queued-low", "low")).success();
+      await("queued-low running").atMost(JOB_TIMEOUT).pollInterval(Duration.ofMillis(200))
+          .until(() -> running("queued-low"));
+
+      kubectl("apply", "-n", EXAMPLES, "-f", "-").withInput(queued("queued-high", "high")).success();
+
+      await("queued-low preempted").atMost(JOB_TIMEOUT).pollInterval(Duration.ofMillis(200)).untilAsserted(() ->
+          assertThat(condition("queued-low", "Suspended")).hasValueSatisfying(c -> assertThat(c)
+              .containsEntry("status", "True")));
+      await("queued-high running").atMost(JOB_TIMEOUT).pollInterval(Duration.ofMillis(200))
+          .until(() -> running("queued-high"));
+      assertThat(running("queued-low")).as("the preempted TrainJob waits for the quota").isFalse();
+      await("queued-high Complete").atMost(JOB_TIMEOUT).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
+          assertThat(condition("queued-high", "Complete")).isPresent());
+      await("queued-low Complete").atMost(JOB_TIMEOUT).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
+          assertThat(condition("queued-low", "Complete")).isPresent());
+      assertThat(condition("queued-low", "Suspended")).hasValueSatisfying(c -> assertThat(c)
+          .containsEntry("status", "False").containsEntry("reason", "Resumed"));
+      assertThat(kubectl("get", "workloads", "-n", EXAMPLES).success()).contains("trainjob-queued-low-",
+          "trainjob-queued-high-");
+    }
+  }
+
+  private static String queued(String name, String priority) {
+    return """
+        apiVersion: trainer.kubeflow.org/v1alpha1
+        kind: TrainJob
+        metadata:
+          name: %s
+          labels: {kueue.x-k8s.io/queue-name: training, kueue.x-k8s.io/priority-class: %s}
+        spec:
+          runtimeRef: {kind: TrainingRuntime, name: torch-queued}
+          trainer:
+            command: [python3, train.py]
+            resourcesPerNode: {requests: {cpu: "1"}}
+        """.formatted(name, priority);
+  }
+
+  private static boolean running(String trainJob) {
+    return admin.pods().inNamespace(EXAMPLES).withLabel("jobset.sigs.k8s.io/jobset-name", trainJob).list()
+        .getItems().stream().anyMatch(p -> "Running".equals(p.getStatus().getPhase())
+            && p.getMetadata().getDeletionTimestamp() == null);
   }
 
   /**
