@@ -18,17 +18,21 @@ import java.util.stream.Stream;
  * CRDs; the webhooks of its own kinds and of TrainJobs from its webhook configurations, at 127.0.0.1 with the lab's
  * CA (the others' integrations are off, and a webhook without a handler would refuse every object of its kind); its
  * Configuration with internal certificate management off, no leader election, no metrics server and loopback
- * ports. Without its certificate manager Kueue reads a metrics certificate from the fixed path
+ * ports; {@link #close()} removes the webhook configurations. Without its certificate manager Kueue reads a metrics certificate from the fixed path
  * {@code /etc/kueue/metrics/certs} even with metrics off, so it runs under bubblewrap with a certificate of the lab's
  * CA mounted there. Stops with {@link #close()}.
  */
 public final class Kueue implements AutoCloseable {
 
   public static final String COMMAND = "kueue";
+  /** The lab's names of Kueue's webhook configurations begin so. */
+  private static final String PREFIX = "kueue-";
 
+  private final Lab lab;
   private final LabProcess process;
 
-  private Kueue(LabProcess process) {
+  private Kueue(Lab lab, LabProcess process) {
+    this.lab = lab;
     this.process = process;
   }
 
@@ -85,7 +89,7 @@ public final class Kueue implements AutoCloseable {
         "/", "/", "--tmpfs", "/etc", "--bind", work.resolve("metrics-certs").toString(), "/etc/kueue/metrics/certs",
         "--", command.toString(), "--config", config.toString(), "--kubeconfig", lab.adminKubeconfig().toString(),
         "--feature-gates", "VisibilityOnDemand=false", "--zap-log-level", "info"), lab.logs().resolve("kueue.log"));
-    Kueue kueue = new Kueue(process);
+    Kueue kueue = new Kueue(lab, process);
     try {
       installWebhooks(lab, binaries, webhookPort);
       Lab.awaitReady("Kueue", process, healthPort);
@@ -102,7 +106,7 @@ public final class Kueue implements AutoCloseable {
       configurations = lab.admin().load(in).items();
     }
     for (HasMetadata configuration : configurations) {
-      configuration.getMetadata().setName("kueue-" + configuration.getMetadata().getName());
+      configuration.getMetadata().setName(PREFIX + configuration.getMetadata().getName());
       if (configuration instanceof MutatingWebhookConfiguration mutating) {
         mutating.getWebhooks().removeIf(webhook -> !served(webhook.getClientConfig().getService().getPath()));
       } else if (configuration instanceof ValidatingWebhookConfiguration validating) {
@@ -122,8 +126,19 @@ public final class Kueue implements AutoCloseable {
         .findFirst();
   }
 
+  /**
+   * Removes Kueue's webhook configurations, then stops it: kube-apiserver would otherwise call a webhook that is gone
+   * for every TrainJob created after.
+   */
   @Override
   public void close() throws InterruptedException {
+    var admission = lab.admin().admissionRegistration().v1();
+    admission.mutatingWebhookConfigurations().list().getItems().stream()
+        .filter(c -> c.getMetadata().getName().startsWith(PREFIX))
+        .forEach(c -> admission.mutatingWebhookConfigurations().resource(c).delete());
+    admission.validatingWebhookConfigurations().list().getItems().stream()
+        .filter(c -> c.getMetadata().getName().startsWith(PREFIX))
+        .forEach(c -> admission.validatingWebhookConfigurations().resource(c).delete());
     process.close();
   }
 }
