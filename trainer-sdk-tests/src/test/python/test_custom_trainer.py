@@ -135,7 +135,8 @@ def test_delete_job_deletes_the_trainjob_and_its_pods(trainer_client, core, name
 
 @pytest.fixture(scope="module")
 def fail_fast_runtime(custom_objects, namespace):
-    """A namespaced TrainingRuntime: torch-distributed whose node Job does not retry (backoffLimit 0).
+    """A namespaced TrainingRuntime: torch-distributed whose node Job does not retry (backoffLimit 0, restartPolicy
+    Never: the failed pod stays, and the TrainJob's Failed message names it).
 
     With the shipped runtime a failing function fails the TrainJob only after the Job's 6 retries and the kubelet's
     back-off between them (about 2 minutes here), as on a cluster.
@@ -145,6 +146,7 @@ def fail_fast_runtime(custom_objects, namespace):
     for job in shipped["spec"]["template"]["spec"]["replicatedJobs"]:
         if job["name"] == "node":
             job["template"]["spec"]["backoffLimit"] = 0
+            job["template"]["spec"]["template"]["spec"]["restartPolicy"] = "Never"
     runtime = {
         "apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "TrainingRuntime",
         "metadata": {"name": "torch-fail-fast", "labels": {"trainer.kubeflow.org/framework": "torch"}},
@@ -179,7 +181,7 @@ def test_a_failing_function_reaches_failed_and_says_why(trainer_client, fail_fas
         trainer_client.delete_job(name)
         return
     # the Failed Event names the pod, the container and the last lines of its output: torchrun's report of the rank
-    assert f"pod {name}-node-0-0-" in messages
+    assert f"/{name}-node-0-0-" in messages
     assert "container node exited with code 1" in messages
     assert "exitcode  : 3" in messages
     trainer_client.delete_job(name)

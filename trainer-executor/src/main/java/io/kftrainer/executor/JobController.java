@@ -1,7 +1,10 @@
 package io.kftrainer.executor;
 
+import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerState;
 import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.EnvVarBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -14,6 +17,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.cache.Store;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,14 +37,17 @@ import java.util.stream.Stream;
  * The batch/v1 Job controller, for what JobSets need: pods {@code <job>-<index>-<suffix>} with hostname
  * {@code <job>-<index>} and the template's subdomain in {@code Indexed} mode (label and annotation
  * {@code batch.kubernetes.io/job-completion-index}), {@code parallelism}, {@code completions},
- * {@code backoffLimit} (failed pods plus container restarts), {@code suspend}, and the conditions
+ * {@code backoffLimit} (failed pods plus container restarts), {@code podFailurePolicy} ({@link PodFailurePolicy}),
+ * {@code suspend}, and the conditions
  * {@code SuccessCriteriaMet}/{@code Complete}, {@code FailureTarget}/{@code Failed} and {@code Suspended} with
- * batch/v1's reasons. The {@code Failed} message names the failed pod, container, exit code and last lines.
+ * batch/v1's reasons and messages; the {@code Failed} message goes on with the failed pod, container, exit code
+ * and last lines.
  */
 final class JobController implements AutoCloseable {
 
   static final String CONTROLLER = "job";
   private static final String ALPHANUMS = "bcdfghjklmnpqrstvwxz2456789";
+  private static final String COMPLETION_INDEX_ENV = "JOB_COMPLETION_INDEX";
 
   private final KubernetesClient client;
   private final StatusUpdates statuses;
@@ -118,9 +125,13 @@ final class JobController implements AutoCloseable {
 
     TreeSet<Integer> succeeded = owned.stream().filter(p -> "Succeeded".equals(phase(p)))
         .map(JobController::index).collect(Collectors.toCollection(TreeSet::new));
-    List<Pod> failedPods = owned.stream().filter(p -> "Failed".equals(phase(p))).toList();
+    List<Pod> failedPods = owned.stream().filter(p -> "Failed".equals(phase(p)))
+        .sorted(Comparator.comparing(p -> p.getMetadata().getCreationTimestamp(),
+            Comparator.nullsLast(Comparator.naturalOrder()))).toList();
+    List<PodFailurePolicy.Outcome> outcomes = failedPods.stream().map(p -> PodFailurePolicy.match(job, p)).toList();
     int restarts = active.stream().mapToInt(JobController::restarts).sum();
-    int failed = failedPods.size() + restarts;
+    int failed = (int) outcomes.stream().filter(PodFailurePolicy.Outcome::counts).count() + restarts;
+    Optional<String> failJob = outcomes.stream().flatMap(o -> o.failJob().stream()).findFirst();
 
     if (finished) {
       active.forEach(this::delete);
@@ -152,7 +163,14 @@ final class JobController implements AutoCloseable {
         events.record(job, "job-controller", "Warning", "PodFailurePolicy", message);
         active.forEach(this::delete);
         active = List.of();
+      } else if (failJob.isPresent()) {
+        conditions = PodConditions.setJob(conditions, "FailureTarget", "True", PodFailurePolicy.REASON, failJob.get());
+        conditions = PodConditions.setJob(conditions, "Failed", "True", PodFailurePolicy.REASON, failJob.get());
+        events.record(job, "job-controller", "Warning", PodFailurePolicy.REASON, failJob.get());
+        active.forEach(this::delete);
+        active = List.of();
       } else if (failed > backoffLimit) {
+        // batch/v1's message, then what a person needs on this machine: which pod and container, its last lines
         String message = "Job has reached the specified backoff limit" + failureDetail(failedPods, active);
         conditions = PodConditions.setJob(conditions, "FailureTarget", "True", "BackoffLimitExceeded", message);
         conditions = PodConditions.setJob(conditions, "Failed", "True", "BackoffLimitExceeded", message);
@@ -273,7 +291,25 @@ final class JobController implements AutoCloseable {
     if (index >= 0) {
       pod.editSpec().withHostname(name + "-" + index).endSpec();
     }
-    return pod.build();
+    Pod built = pod.build();
+    if (index >= 0) {
+      Stream.concat(built.getSpec().getInitContainers().stream(), built.getSpec().getContainers().stream())
+          .forEach(JobController::addCompletionIndexEnv);
+    }
+    return built;
+  }
+
+  /** As the Job controller does for an Indexed Job: {@code JOB_COMPLETION_INDEX}, unless the container sets it. */
+  private static void addCompletionIndexEnv(Container container) {
+    if (container.getEnv() != null && container.getEnv().stream().anyMatch(e -> COMPLETION_INDEX_ENV.equals(
+        e.getName()))) {
+      return;
+    }
+    List<EnvVar> env = new ArrayList<>(Optional.ofNullable(container.getEnv()).orElse(List.of()));
+    env.add(new EnvVarBuilder().withName(COMPLETION_INDEX_ENV).withNewValueFrom()
+        .withNewFieldRef().withFieldPath("metadata.annotations['" + Names.COMPLETION_INDEX + "']").endFieldRef()
+        .endValueFrom().build());
+    container.setEnv(env);
   }
 
   @Override

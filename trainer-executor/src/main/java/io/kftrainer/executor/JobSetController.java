@@ -15,26 +15,28 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.cache.Store;
 import io.kftrainer.api.jobset.v1alpha2.DependsOn;
-import io.kftrainer.api.jobset.v1alpha2.FailurePolicyRule;
 import io.kftrainer.api.jobset.v1alpha2.JobSet;
 import io.kftrainer.api.jobset.v1alpha2.JobSetStatus;
 import io.kftrainer.api.jobset.v1alpha2.ReplicatedJob;
 import io.kftrainer.api.jobset.v1alpha2.ReplicatedJobStatus;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
 
 /**
  * The JobSet controller (JobSet v0.x semantics, for JobSets whose {@code managedBy} is unset or JobSet's own): one
  * Job {@code <jobset>-<rjob>-<index>} per replica with JobSet's labels and annotations on the Job and its pod
  * template, the headless Service of the subdomain, {@code dependsOn} and {@code startupPolicy: InOrder},
- * {@code successPolicy}, {@code failurePolicy} ({@code maxRestarts} recreates the Jobs under a new
- * {@code restart-attempt}; {@code rules}), {@code suspend}, and the status: {@code Completed}, {@code Failed},
- * {@code Suspended} with JobSet's reasons and messages, {@code replicatedJobsStatus}, {@code restarts},
+ * {@code successPolicy}, {@code failurePolicy} ({@link JobSetFailurePolicy}: a restart recreates the Jobs under a new
+ * {@code restart-attempt}, {@code Recreate} or {@code BlockingRecreate}), {@code suspend}, and the status:
+ * {@code Completed}, {@code Failed}, {@code Suspended}, {@code RestartingJobSet} with JobSet's reasons and messages, {@code replicatedJobsStatus}, {@code restarts},
  * {@code terminalState}. A finished JobSet's active Jobs are deleted, as JobSet does.
  */
 final class JobSetController {
@@ -52,6 +54,8 @@ final class JobSetController {
    */
   private final Map<String, Written> written = new HashMap<>();
   private final VolumeClaimPolicies volumeClaims;
+  /** JobSets (uid) told once that their failure policy's action needs a feature gate. */
+  private final Set<String> unsupportedReported = new HashSet<>();
   private final Store<JobSet> jobSets;
   private final Store<Job> jobs;
   private final EventRecorder events;
@@ -91,11 +95,15 @@ final class JobSetController {
     JobSetStatus status = copy(old);
     int attempt = Optional.ofNullable(status.getRestarts()).orElse(0);
     List<Job> current = new ArrayList<>();
+    List<Job> previous = new ArrayList<>();
     for (Job job : owned) {
       if (String.valueOf(attempt).equals(label(job, Names.RESTART_ATTEMPT))) {
         current.add(job);
       } else {
-        delete(job); // a Job of an earlier attempt
+        previous.add(job);
+        if (job.getMetadata().getDeletionTimestamp() == null) {
+          deleteForeground(job); // a Job of an earlier attempt
+        }
       }
     }
     boolean terminal = PodConditions.isTrue(status.getConditions(), CONDITION_COMPLETED)
@@ -111,7 +119,7 @@ final class JobSetController {
     } else {
       ensureService(jobSet);
       if (createClaims(jobSet, status)) {
-        reconcileJobs(jobSet, status, current, attempt, owned.size() > current.size());
+        reconcileJobs(jobSet, status, current, attempt, previous);
       }
     }
     status.setReplicatedJobsStatus(replicatedJobsStatus(jobSet, current));
@@ -161,18 +169,19 @@ final class JobSetController {
   }
 
   private void reconcileJobs(JobSet jobSet, JobSetStatus status, List<Job> current, int attempt,
-      boolean oldJobsLeft) {
+      List<Job> previous) {
     String name = jobSet.getMetadata().getName();
     boolean suspend = Boolean.TRUE.equals(jobSet.getSpec().getSuspend());
-    Optional<Job> failed = current.stream().filter(j -> PodConditions.isJobTrue(j.getStatus() == null ? null
-        : j.getStatus().getConditions(), "Failed")).findFirst();
-    if (failed.isPresent()) {
-      onJobFailure(jobSet, status, failed.get(), current);
+    List<Job> failed = current.stream().filter(j -> PodConditions.isJobTrue(j.getStatus() == null ? null
+        : j.getStatus().getConditions(), "Failed")).toList();
+    if (!failed.isEmpty()) {
+      onJobFailure(jobSet, status, failed, current);
       return;
     }
     if (succeeded(jobSet, current)) {
       status.setConditions(PodConditions.set(status.getConditions(), CONDITION_COMPLETED, "True", "AllJobsCompleted",
           "jobset completed successfully"));
+      restartingFalse(status, "JobSetCompleted", "jobset completed successfully");
       status.setTerminalState(CONDITION_COMPLETED);
       events.record(jobSet, "jobset-controller", "Normal", "AllJobsCompleted", "jobset completed successfully");
       progress.accept("jobset " + jobSet.getMetadata().getNamespace() + "/" + name + ": Completed");
@@ -190,6 +199,7 @@ final class JobSetController {
       }
     }
     if (suspend) {
+      restartingFalse(status, "JobSetSuspended", "jobset is suspended");
       if (!PodConditions.isTrue(status.getConditions(), CONDITION_SUSPENDED)) {
         status.setConditions(PodConditions.set(status.getConditions(), CONDITION_SUSPENDED, "True", "SuspendedJobs",
             "jobset is suspended"));
@@ -200,8 +210,13 @@ final class JobSetController {
       status.setConditions(PodConditions.set(status.getConditions(), CONDITION_SUSPENDED, "False", "ResumeJobs",
           "jobset is resumed"));
     }
-    if (oldJobsLeft) {
-      return; // recreate only once the Jobs of the earlier attempt are gone
+    if (!suspend && allJobsReady(jobSet, current)) {
+      restartingFalse(status, "JobsReady", "all jobs are ready");
+    }
+    boolean blocking = jobSet.getSpec().getFailurePolicy() != null
+        && "BlockingRecreate".equals(jobSet.getSpec().getFailurePolicy().getRestartStrategy());
+    if (blocking && !previous.isEmpty()) {
+      return; // BlockingRecreate: no Job of this attempt until every Job of the earlier one is gone
     }
     boolean inOrder = jobSet.getSpec().getStartupPolicy() != null
         && STARTUP_IN_ORDER.equals(jobSet.getSpec().getStartupPolicy().getStartupPolicyOrder());
@@ -214,7 +229,9 @@ final class JobSetController {
       int replicas = Optional.ofNullable(rjob.getReplicas()).orElse(1);
       for (int i = 0; i < replicas; i++) {
         String jobName = name + "-" + rjob.getName() + "-" + i;
-        if (current.stream().noneMatch(j -> jobName.equals(j.getMetadata().getName()))) {
+        // Recreate: each Job as soon as its namesake of the earlier attempt is gone
+        if (Stream.concat(current.stream(), previous.stream())
+            .noneMatch(j -> jobName.equals(j.getMetadata().getName()))) {
           if (!create(jobSet, status, rjob, i, jobName, attempt, suspend, globalIndex(rjobs, r, i))) {
             return;
           }
@@ -226,49 +243,59 @@ final class JobSetController {
     }
   }
 
-  private void onJobFailure(JobSet jobSet, JobSetStatus status, Job failed, List<Job> current) {
-    String rjob = label(failed, LABEL_REPLICATED_JOB_NAME);
-    JobCondition condition = PodConditions.job(failed.getStatus().getConditions(), "Failed").orElseThrow();
-    var policy = jobSet.getSpec().getFailurePolicy();
-    int maxRestarts = policy == null || policy.getMaxRestarts() == null ? 0 : policy.getMaxRestarts();
-    String action = "RestartJobSet";
-    if (policy != null && policy.getRules() != null) {
-      for (FailurePolicyRule rule : policy.getRules()) {
-        boolean target = rule.getTargetReplicatedJobs() == null || rule.getTargetReplicatedJobs().isEmpty()
-            || rule.getTargetReplicatedJobs().contains(rjob);
-        boolean reason = rule.getOnJobFailureReasons() == null || rule.getOnJobFailureReasons().isEmpty()
-            || rule.getOnJobFailureReasons().contains(condition.getReason());
-        if (target && reason) {
-          action = rule.getAction();
-          break;
-        }
-      }
-    }
-    int restarts = Optional.ofNullable(status.getRestarts()).orElse(0);
-    int counted = Optional.ofNullable(status.getRestartsCountTowardsMax()).orElse(0);
-    String detail = "job " + failed.getMetadata().getName() + " failed: " + condition.getMessage();
+  private void onJobFailure(JobSet jobSet, JobSetStatus status, List<Job> failed, List<Job> current) {
+    JobSetFailurePolicy.Decision decision = JobSetFailurePolicy.decide(jobSet, failed);
     String ns = jobSet.getMetadata().getNamespace();
     String name = jobSet.getMetadata().getName();
-    if ("RestartJobSetAndIgnoreMaxRestarts".equals(action) || "RestartJobSet".equals(action) && counted < maxRestarts) {
-      status.setRestarts(restarts + 1);
-      if ("RestartJobSet".equals(action)) {
-        status.setRestartsCountTowardsMax(counted + 1);
+    if (decision instanceof JobSetFailurePolicy.Restart restart) {
+      int restarts = Optional.ofNullable(status.getRestarts()).orElse(0) + 1;
+      status.setRestarts(restarts);
+      if (restart.countsTowardsMax()) {
+        status.setRestartsCountTowardsMax(Optional.ofNullable(status.getRestartsCountTowardsMax()).orElse(0) + 1);
       }
-      events.record(jobSet, "jobset-controller", "Warning", "Restarting", "restarting jobset (attempt "
-          + (restarts + 1) + "): " + detail);
-      progress.accept("jobset " + ns + "/" + name + ": restarting (attempt " + (restarts + 1) + "), " + detail);
-      current.forEach(this::delete);
-      return;
+      status.setConditions(PodConditions.set(status.getConditions(), CONDITION_RESTARTING, "True",
+          restart.conditionReason(), restart.message()));
+      events.record(jobSet, "jobset-controller", "Warning", restart.conditionReason(), restart.message());
+      events.record(jobSet, "jobset-controller", "Warning", restart.eventReason(), restart.message());
+      progress.accept("jobset " + ns + "/" + name + ": restarting (attempt " + restarts + "), "
+          + detail(restart.failed()));
+      current.forEach(this::deleteForeground);
+    } else if (decision instanceof JobSetFailurePolicy.Fail fail) {
+      status.setConditions(PodConditions.set(status.getConditions(), CONDITION_FAILED, "True", fail.reason(),
+          fail.message()));
+      restartingFalse(status, "JobSetFailed", "jobset failed");
+      status.setTerminalState(CONDITION_FAILED);
+      events.record(jobSet, "jobset-controller", "Warning", fail.reason(), fail.message());
+      progress.accept("jobset " + ns + "/" + name + ": Failed (" + fail.reason() + "), " + detail(fail.failed())
+          .lines().findFirst().orElse(""));
+      current.stream().filter(j -> !finished(j)).forEach(this::delete);
+    } else if (decision instanceof JobSetFailurePolicy.Unsupported unsupported
+        && unsupportedReported.add(jobSet.getMetadata().getUid())) {
+      // JobSet's controller returns an error for these actions without its RestartJob feature gate, and retries
+      events.record(jobSet, "jobset-controller", "Warning", "FailurePolicyActionUnsupported", "failure policy action "
+          + unsupported.action() + " needs JobSet's RestartJob feature gate, which is off: nothing is done about "
+          + "failed job " + unsupported.failed().getMetadata().getName());
     }
-    String reason = "FailJobSet".equals(action) ? "FailedJobs" : maxRestarts > 0 ? "ReachedMaxRestarts" : "FailedJobs";
-    String message = ("ReachedMaxRestarts".equals(reason) ? "jobset failed due to reaching max number of restarts"
-        : "jobset failed due to one or more job failures") + ": " + detail;
-    status.setConditions(PodConditions.set(status.getConditions(), CONDITION_FAILED, "True", reason, message));
-    status.setTerminalState(CONDITION_FAILED);
-    events.record(jobSet, "jobset-controller", "Warning", reason, message);
-    progress.accept("jobset " + ns + "/" + name + ": Failed (" + reason + "), " + detail.lines().findFirst()
-        .orElse(""));
-    current.stream().filter(j -> !finished(j)).forEach(this::delete);
+  }
+
+  /** {@code job x failed: <its Failed message>}, for the progress lines. */
+  private static String detail(Job failed) {
+    return "job " + failed.getMetadata().getName() + " failed: " + JobSetFailurePolicy.failure(failed)
+        .map(JobCondition::getMessage).orElse("");
+  }
+
+  /**
+   * JobSet's {@code RestartingJobSet=False}, as its controller updates a condition: over one that exists and says
+   * otherwise; none is added.
+   */
+  private static void restartingFalse(JobSetStatus status, String reason, String message) {
+    boolean differs = status.getConditions() != null && status.getConditions().stream()
+        .anyMatch(c -> CONDITION_RESTARTING.equals(c.getType()) && !("False".equals(c.getStatus())
+            && reason.equals(c.getReason()) && message.equals(c.getMessage())));
+    if (differs) {
+      status.setConditions(PodConditions.set(status.getConditions(), CONDITION_RESTARTING, "False", reason,
+          message));
+    }
   }
 
   private boolean succeeded(JobSet jobSet, List<Job> current) {
@@ -426,6 +453,28 @@ final class JobSetController {
         throw e;
       }
     }
+  }
+
+  /** As JobSet deletes the Jobs of an earlier attempt: a Job stays, being deleted, until its pods are gone. */
+  private void deleteForeground(Job job) {
+    try {
+      client.resource(job).withPropagationPolicy(io.fabric8.kubernetes.api.model.DeletionPropagation.FOREGROUND)
+          .delete();
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != 404) {
+        throw e;
+      }
+    }
+  }
+
+  private static boolean allJobsReady(JobSet jobSet, List<Job> current) {
+    return jobSet.getSpec().getReplicatedJobs().stream().allMatch(r -> allReadyOnly(r, current));
+  }
+
+  private static boolean allReadyOnly(ReplicatedJob rjob, List<Job> current) {
+    int replicas = Optional.ofNullable(rjob.getReplicas()).orElse(1);
+    return current.stream().filter(j -> rjob.getName().equals(label(j, LABEL_REPLICATED_JOB_NAME)))
+        .filter(j -> !finished(j) && ready(j)).count() >= replicas;
   }
 
   private static JobSetStatus copy(JobSetStatus status) {

@@ -109,8 +109,10 @@ class TrainingTest {
 
     Condition condition = condition(failed, "Failed").orElseThrow();
     assertThat(condition.getReason()).isEqualTo("ReachedMaxRestarts");
-    assertThat(condition.getMessage()).contains("pod rank-fails-node-0-1-", "container node exited with code 3",
-        "rank 1 of 2", "CUDA error: out of memory");
+    assertThat(condition.getMessage()).startsWith("jobset failed due to reaching max number of restarts (first "
+        + "failed job: rank-fails-node-0); pod default/rank-fails-node-0-1-")
+        .contains(" on local: container node exited with code 3; last lines:\n", "rank 1 of 2",
+            "CUDA error: out of memory");
     assertThat(OUT).anySatisfy(line -> assertThat(line).startsWith("jobset default/rank-fails: restarting (attempt 1)"));
     // the restart on the TrainJob (issue 35, item 2): a progress line, an Event and the annotation
     await().atMost(TIMEOUT).untilAsserted(() -> assertThat(OUT).anySatisfy(line -> assertThat(line)
@@ -123,6 +125,37 @@ class TrainingTest {
             .matches("restart 1/1 after pod default/rank-fails-node-0-1-\\w+ on \\S+ failed: exit code 3")));
     await().atMost(TIMEOUT).until(() -> "1".equals(client.resources(TrainJob.class).inNamespace(NS)
         .withName("rank-fails").get().getMetadata().getAnnotations().get("kftrainer.io/restarts")));
+  }
+
+  @Test
+  void aScriptThatRaisesOnTheShippedRuntimeFailsAfterItsThreeRestartsEachOneShownOnTheTrainJob() {
+    // issue 32, item 4: it took 113 s of Job retries with back-off, and nothing on the TrainJob said so meanwhile
+    long start = System.nanoTime();
+    apply("""
+        apiVersion: trainer.kubeflow.org/v1alpha1
+        kind: TrainJob
+        metadata: {name: raises}
+        spec:
+          runtimeRef: {name: torch-distributed}
+          trainer:
+            command: [python3, -c, 'raise RuntimeError("bad batch")']
+        """);
+
+    TrainJob failed = awaitCondition("raises", "Failed");
+
+    Duration took = Duration.ofNanos(System.nanoTime() - start);
+    System.out.printf("a raising script on torch-distributed: Failed %d ms after it was applied%n", took.toMillis());
+    assertThat(took).isLessThan(Duration.ofSeconds(60));
+    Condition condition = condition(failed, "Failed").orElseThrow();
+    assertThat(condition.getReason()).isEqualTo("ReachedMaxRestarts");
+    assertThat(condition.getMessage()).contains("container node exited with code 1", "RuntimeError: bad batch");
+    for (int restart = 1; restart <= 3; restart++) {
+      String line = "trainjob default/raises: restart " + restart + "/3 after raises-node-0-0-";
+      await().atMost(TIMEOUT).untilAsserted(() -> assertThat(OUT).anySatisfy(l -> assertThat(l).startsWith(line)
+          .endsWith(" on local failed: exit code 1")));
+    }
+    await().atMost(TIMEOUT).until(() -> "3".equals(client.resources(TrainJob.class).inNamespace(NS)
+        .withName("raises").get().getMetadata().getAnnotations().get("kftrainer.io/restarts")));
   }
 
   @Test

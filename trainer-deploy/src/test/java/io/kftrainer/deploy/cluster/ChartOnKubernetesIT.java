@@ -27,7 +27,9 @@ import io.kftrainer.deploy.Tools;
 import io.kftrainer.deploy.image.BwrapContainer;
 import io.kftrainer.deploy.image.ImageArchive;
 import io.kftrainer.lab.AuditLog;
+import io.kftrainer.lab.Kueue;
 import io.kftrainer.lab.Lab;
+import io.kftrainer.lab.LabBinaries;
 import io.kftrainer.lab.LabExtension;
 import io.kftrainer.lab.LabPorts;
 import java.io.ByteArrayInputStream;
@@ -590,12 +592,15 @@ class ChartOnKubernetesIT {
   }
 
   /**
-   * A JobSet restart with the real JobSet controller (issue 35, item 2): kwok's chaos stage kills the pod as an
-   * out-of-memory kill; the TrainJob gets a Restarting Event naming the pod, its node and why, and the annotation.
+   * JobSet restarts with the real JobSet controller (issue 35, items 1 and 2), the case trainer-executor's
+   * FailurePolicyTest plays in local: kwok's chaos stage kills every attempt's pod as an out-of-memory kill; each
+   * restart is a Restarting Event on the TrainJob naming the pod, its node and why, the annotation counts them, and
+   * the third failure, past maxRestarts 2, fails the TrainJob with JobSet's reason and a message naming the last
+   * failed pod.
    */
   @Test
   @Order(3)
-  void aJobSetRestartIsAnEventOnTheTrainJobNamingThePodItsNodeAndWhy() throws IOException {
+  void aThirdFailurePastMaxRestartsTwoFailsTheTrainJobNamingTheLastFailedPod() throws IOException {
     kubectl("apply", "-n", EXAMPLES, "-f", "-").withInput("""
         apiVersion: trainer.kubeflow.org/v1alpha1
         kind: TrainingRuntime
@@ -608,7 +613,7 @@ class ChartOnKubernetesIT {
           template:
             spec:
               failurePolicy:
-                maxRestarts: 1
+                maxRestarts: 2
               replicatedJobs:
                 - name: node
                   template:
@@ -643,17 +648,203 @@ class ChartOnKubernetesIT {
     await("restarting Failed").atMost(JOB_TIMEOUT).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
         assertThat(condition("restarting", "Failed")).hasValueSatisfying(c -> assertThat(c)
             .containsEntry("status", "True").containsEntry("reason", "ReachedMaxRestarts")));
-    await("restarting's Restarting Event").atMost(JOB_TIMEOUT).untilAsserted(() -> assertThat(admin.v1().events()
+    String lastPod = admin.pods().inNamespace(EXAMPLES).withLabel("jobset.sigs.k8s.io/jobset-name", "restarting")
+        .withLabel("jobset.sigs.k8s.io/restart-attempt", "2").list().getItems().get(0).getMetadata().getName();
+    assertThat(condition("restarting", "Failed").orElseThrow().get("message")).asString()
+        .matches("(?s)jobset failed due to reaching max number of restarts \\(first failed job: restarting-node-0\\); "
+            + "pod examples/" + lastPod + " on \\S+: container node exited with code 137 \\(OOMKilled\\)"
+            + "; last lines:\ncontainer failed"); // kwok's termination message
+    await("restarting's Restarting Events").atMost(JOB_TIMEOUT).untilAsserted(() -> assertThat(admin.v1().events()
         .inNamespace(EXAMPLES).list().getItems())
         .filteredOn(e -> "restarting".equals(e.getInvolvedObject().getName())
             && "TrainJob".equals(e.getInvolvedObject().getKind()) && "Restarting".equals(e.getReason()))
-        .singleElement().satisfies(e -> assertThat(e.getMessage())
-            .matches("restart 1/1 after pod examples/restarting-node-0-0-\\w+ on \\S+ failed: OOMKilled "
+        .extracting(e -> e.getMessage()).hasSize(2).allSatisfy(m -> assertThat(m)
+            .matches("restart [12]/2 after pod examples/restarting-node-0-0-\\w+ on \\S+ failed: OOMKilled "
                 + "\\(exit code 137\\)")));
     assertThat(admin.genericKubernetesResources("trainer.kubeflow.org/v1alpha1", "TrainJob").inNamespace(EXAMPLES)
-        .withName("restarting").get().getMetadata().getAnnotations()).containsEntry("kftrainer.io/restarts", "1");
+        .withName("restarting").get().getMetadata().getAnnotations()).containsEntry("kftrainer.io/restarts", "2");
     List<String> table = kubectl("get", "trainjob", "restarting", "-n", EXAMPLES).success().lines().toList();
-    assertThat(table.get(1).split("\\s+")).startsWith("restarting", "Failed", "1");
+    assertThat(table.get(1).split("\\s+")).startsWith("restarting", "Failed", "2");
+  }
+
+  /**
+   * An exit code the runtime declares fatal (its Job's podFailurePolicy, its JobSet's FailJobSet rule) fails the
+   * TrainJob at once with the real Job and JobSet controllers, without a restart: kwok's chaos stage exits 42.
+   */
+  @Test
+  @Order(3)
+  void anExitCodeTheRuntimeDeclaresFatalFailsTheTrainJobAtOnce() throws IOException {
+    kubectl("apply", "-n", EXAMPLES, "-f", "-").withInput("""
+        apiVersion: trainer.kubeflow.org/v1alpha1
+        kind: TrainingRuntime
+        metadata:
+          name: torch-fatal
+        spec:
+          mlPolicy:
+            numNodes: 1
+            torch: {}
+          template:
+            spec:
+              failurePolicy:
+                maxRestarts: 2
+                rules:
+                  - {name: fatal, action: FailJobSet, onJobFailureReasons: [PodFailurePolicy]}
+              replicatedJobs:
+                - name: node
+                  template:
+                    metadata:
+                      labels:
+                        trainer.kubeflow.org/trainjob-ancestor-step: trainer
+                    spec:
+                      backoffLimit: 0
+                      podFailurePolicy:
+                        rules:
+                          - {action: FailJob, onExitCodes: {operator: In, values: [42]}}
+                      template:
+                        metadata:
+                          labels:
+                            pod-container-running-failed.stage.kwok.x-k8s.io: "true"
+                          annotations:
+                            pod-container-running-failed.stage.kwok.x-k8s.io/exit-code: "42"
+                        spec:
+                          restartPolicy: Never
+                          containers:
+                            - name: node
+                              image: pytorch/pytorch:2.13.0-cuda13.0-cudnn9-runtime
+        ---
+        apiVersion: trainer.kubeflow.org/v1alpha1
+        kind: TrainJob
+        metadata:
+          name: fatal
+        spec:
+          runtimeRef:
+            kind: TrainingRuntime
+            name: torch-fatal
+          trainer:
+            command: ["python3", "-c", "raise SystemExit(42)"]
+        """).success();
+    await("fatal Failed").atMost(JOB_TIMEOUT).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
+        assertThat(condition("fatal", "Failed")).hasValueSatisfying(c -> assertThat(c)
+            .containsEntry("status", "True").containsEntry("reason", "FailJobSetFailurePolicyAction")));
+    assertThat(condition("fatal", "Failed").orElseThrow().get("message")).asString()
+        .matches("(?s)applying FailJobSet failure policy action \\(first failed job: fatal-node-0\\); pod "
+            + "examples/fatal-node-0-0-\\w+ on \\S+: container node exited with code 42 \\(containerFailed\\); "
+            + "last lines:\ncontainer failed");
+    assertThat(admin.genericKubernetesResources("trainer.kubeflow.org/v1alpha1", "TrainJob").inNamespace(EXAMPLES)
+        .withName("fatal").get().getMetadata().getAnnotations()).doesNotContainKey("kftrainer.io/restarts");
+    assertThat(admin.batch().v1().jobs().inNamespace(EXAMPLES).withName("fatal-node-0").get().getStatus()
+        .getConditions()).anySatisfy(c -> assertThat(c.getReason() + ": " + c.getMessage()).matches("PodFailurePolicy: "
+            + "Container node for pod examples/fatal-node-0-0-\\w+ failed with exit code 42 matching FailJob rule at "
+            + "index 0"));
+  }
+
+  /**
+   * Preemption by a queue (issue 35, item 5), with Kueue's TrainJob integration from the Go module proxy: on a
+   * ClusterQueue of 1 CPU, a low-priority TrainJob is admitted and runs; a high-priority one preempts it (Kueue
+   * suspends it, its JobSet and pods go), runs to Complete while the first waits for the quota, then the first
+   * resumes and completes. kwok's pods train nothing, so the resume from a checkpoint is CheckpointResumeTest's.
+   */
+  @Test
+  @Order(4)
+  void aTrainJobPreemptedByKueueWaitsForTheQuotaThenResumesAndCompletes() throws Exception {
+    LabBinaries binaries = LabBinaries.find().orElseThrow();
+    Assumptions.assumeTrue(Kueue.binary(binaries).isPresent(), () -> Kueue.missingReason(binaries));
+    try (Kueue kueue = Kueue.start(lab, binaries, lab.work().resolve("kueue"))) {
+      kubectl("apply", "-n", EXAMPLES, "-f", "-").withInput("""
+          apiVersion: kueue.x-k8s.io/v1beta2
+          kind: ResourceFlavor
+          metadata: {name: default}
+          ---
+          apiVersion: kueue.x-k8s.io/v1beta2
+          kind: ClusterQueue
+          metadata: {name: training}
+          spec:
+            namespaceSelector: {}
+            preemption: {withinClusterQueue: LowerPriority}
+            resourceGroups:
+            - coveredResources: [cpu]
+              flavors:
+              - name: default
+                resources: [{name: cpu, nominalQuota: 1}]
+          ---
+          apiVersion: kueue.x-k8s.io/v1beta2
+          kind: LocalQueue
+          metadata: {name: training}
+          spec: {clusterQueue: training}
+          ---
+          apiVersion: kueue.x-k8s.io/v1beta2
+          kind: WorkloadPriorityClass
+          metadata: {name: low}
+          value: 100
+          ---
+          apiVersion: kueue.x-k8s.io/v1beta2
+          kind: WorkloadPriorityClass
+          metadata: {name: high}
+          value: 1000
+          ---
+          apiVersion: trainer.kubeflow.org/v1alpha1
+          kind: TrainingRuntime
+          metadata: {name: torch-queued}
+          spec:
+            mlPolicy: {numNodes: 1, torch: {}}
+            template:
+              spec:
+                replicatedJobs:
+                  - name: node
+                    template:
+                      metadata:
+                        labels: {trainer.kubeflow.org/trainjob-ancestor-step: trainer}
+                      spec:
+                        template:
+                          metadata:
+                            annotations: {pod-complete.stage.kwok.x-k8s.io/delay: "10s"}
+                          spec:
+                            containers:
+                              - name: node
+                                image: pytorch/pytorch:2.13.0-cuda13.0-cudnn9-runtime
+          """).success();
+      kubectl("apply", "-n", EXAMPLES, "-f", "-").withInput(queued("queued-low", "low")).success();
+      await("queued-low running").atMost(JOB_TIMEOUT).pollInterval(Duration.ofMillis(200))
+          .until(() -> running("queued-low"));
+
+      kubectl("apply", "-n", EXAMPLES, "-f", "-").withInput(queued("queued-high", "high")).success();
+
+      await("queued-low preempted").atMost(JOB_TIMEOUT).pollInterval(Duration.ofMillis(200)).untilAsserted(() ->
+          assertThat(condition("queued-low", "Suspended")).hasValueSatisfying(c -> assertThat(c)
+              .containsEntry("status", "True")));
+      await("queued-high running").atMost(JOB_TIMEOUT).pollInterval(Duration.ofMillis(200))
+          .until(() -> running("queued-high"));
+      assertThat(running("queued-low")).as("the preempted TrainJob waits for the quota").isFalse();
+      await("queued-high Complete").atMost(JOB_TIMEOUT).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
+          assertThat(condition("queued-high", "Complete")).isPresent());
+      await("queued-low Complete").atMost(JOB_TIMEOUT).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
+          assertThat(condition("queued-low", "Complete")).isPresent());
+      assertThat(condition("queued-low", "Suspended")).hasValueSatisfying(c -> assertThat(c)
+          .containsEntry("status", "False").containsEntry("reason", "Resumed"));
+      assertThat(kubectl("get", "workloads", "-n", EXAMPLES).success()).contains("trainjob-queued-low-",
+          "trainjob-queued-high-");
+    }
+  }
+
+  private static String queued(String name, String priority) {
+    return """
+        apiVersion: trainer.kubeflow.org/v1alpha1
+        kind: TrainJob
+        metadata:
+          name: %s
+          labels: {kueue.x-k8s.io/queue-name: training, kueue.x-k8s.io/priority-class: %s}
+        spec:
+          runtimeRef: {kind: TrainingRuntime, name: torch-queued}
+          trainer:
+            command: [python3, train.py]
+            resourcesPerNode: {requests: {cpu: "1"}}
+        """.formatted(name, priority);
+  }
+
+  private static boolean running(String trainJob) {
+    return admin.pods().inNamespace(EXAMPLES).withLabel("jobset.sigs.k8s.io/jobset-name", trainJob).list()
+        .getItems().stream().anyMatch(p -> "Running".equals(p.getStatus().getPhase())
+            && p.getMetadata().getDeletionTimestamp() == null);
   }
 
   /**

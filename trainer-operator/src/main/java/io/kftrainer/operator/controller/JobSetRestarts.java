@@ -1,5 +1,6 @@
 package io.kftrainer.operator.controller;
 
+import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -12,6 +13,8 @@ import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.PrimaryUpdateAndCacheUtils;
 import io.kftrainer.api.jobset.v1alpha2.JobSet;
 import io.kftrainer.api.v1alpha1.TrainJob;
+import io.kftrainer.api.v1alpha1.TrainerConstants;
+import io.kftrainer.framework.runner.PostExecutionResult;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -19,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
@@ -35,6 +39,9 @@ import org.slf4j.LoggerFactory;
  *       failed first in the attempt, its node and why: an exit code, {@code OOMKilled}, a preemption or an
  *       eviction, e.g. {@code restart 1/3 after pod default/x-node-0-1-7nd7v on node-1 failed: exit code 137}.</li>
  * </ul>
+ *
+ * <p>A TrainJob that fails because its JobSet's Jobs did gets the pod that failed first in the last attempt after
+ * JobSet's message ({@link #nameFailedPod}): JobSet names the first failed Job only.
  *
  * <p>The failed pods come from an informer of JobSet pods in phase {@code Failed} (a label and a field selector, so
  * the cache holds failed pods only), whose events call {@link #record}: a JobSet restart deletes the pods of the
@@ -56,14 +63,38 @@ public final class JobSetRestarts {
   static final int JOBSETS_KEPT = 1024;
   private static final Logger LOG = LoggerFactory.getLogger(JobSetRestarts.class);
 
-  /** What failed in an attempt: the pod, its node and why. */
-  public record PodFailure(String namespace, String pod, String node, String reason) {
+  /**
+   * What failed in an attempt: the pod, its node, why, and the failed container's termination message (the last
+   * lines of its log with {@code terminationMessagePolicy: FallbackToLogsOnError}, and always in {@code local}), or
+   * null.
+   */
+  public record PodFailure(String namespace, String pod, String node, String reason, String container,
+      String lastLines) {
+
+    public PodFailure(String namespace, String pod, String node, String reason) {
+      this(namespace, pod, node, reason, null, null);
+    }
+
+    /**
+     * {@code pod default/x-node-0-1-7nd7v on node-1: container node exited with code 3; last lines: ...}, or
+     * {@code pod ... failed: evicted ...} when no container failed or the pod was disrupted.
+     */
+    String explain() {
+      boolean disrupted = reason.startsWith("evicted") || reason.startsWith("preempted");
+      return "pod " + namespace + "/" + pod + (node == null ? "" : " on " + node)
+          + (container != null && !disrupted ? ": " + container : " failed: " + reason)
+          + (lastLines == null ? "" : "; last lines:\n" + lastLines);
+    }
 
     /** {@code pod default/x-node-0-1-7nd7v on node-1 failed: exit code 137}. */
     String describe() {
       return "pod " + namespace + "/" + pod + (node == null ? "" : " on " + node) + " failed: " + reason;
     }
   }
+
+  /** JobSet's reasons for a JobSet that failed because its Jobs did ({@code pkg/constants}). */
+  private static final Set<String> JOB_FAILURE_REASONS = Set.of("FailedJobs", "ReachedMaxRestarts",
+      "FailJobSetFailurePolicyAction");
 
   /** Told of each restart reported ({@code local}'s progress line). */
   public interface Listener {
@@ -109,7 +140,7 @@ public final class JobSetRestarts {
       return true;
     }
     PodFailure failure = new PodFailure(pod.getMetadata().getNamespace(), pod.getMetadata().getName(),
-        pod.getSpec() == null ? null : pod.getSpec().getNodeName(), reason(pod));
+        pod.getSpec() == null ? null : pod.getSpec().getNodeName(), reason(pod), containerExit(pod), lastLines(pod));
     synchronized (failures) {
       failures.computeIfAbsent(uid, key -> new TreeMap<>()).putIfAbsent(attempt, failure);
     }
@@ -189,6 +220,34 @@ public final class JobSetRestarts {
     return failure(jobSet.getMetadata().getUid(), attempt);
   }
 
+  /**
+   * Names the pod behind a TrainJob's new {@code Failed} condition that its JobSet's failed Jobs caused: JobSet's
+   * message names the first failed Job ({@code jobset failed due to reaching max number of restarts (first failed
+   * job: x-node-0)}); the pod that failed first in the last attempt follows, with its node, why and its last lines,
+   * in the condition of the status and in its transition (its Event).
+   */
+  void nameFailedPod(PostExecutionResult result, Optional<JobSet> jobSet) {
+    if (jobSet.isEmpty()) {
+      return;
+    }
+    for (Condition transition : result.transitions()) {
+      if (!TrainerConstants.CONDITION_FAILED.equals(transition.getType()) || !"True".equals(transition.getStatus())
+          || !JOB_FAILURE_REASONS.contains(transition.getReason())) {
+        continue;
+      }
+      int attempt = jobSet.get().getStatus() == null || jobSet.get().getStatus().getRestarts() == null ? 0
+          : jobSet.get().getStatus().getRestarts();
+      Optional<PodFailure> failure = failure(jobSet.get(), attempt);
+      if (failure.isEmpty()) {
+        return;
+      }
+      String message = transition.getMessage() + "; " + failure.get().explain();
+      transition.setMessage(message);
+      Optional.ofNullable(result.status().getConditions()).orElse(List.of()).stream()
+          .filter(c -> TrainerConstants.CONDITION_FAILED.equals(c.getType())).forEach(c -> c.setMessage(message));
+    }
+  }
+
   /** {@code restart 1/3}, or {@code restart 1} without a {@code maxRestarts}: how every restart line begins. */
   public static String counted(int restart, int maxRestarts) {
     return "restart " + restart + (maxRestarts > 0 ? "/" + maxRestarts : "");
@@ -216,22 +275,41 @@ public final class JobSetRestarts {
     if ("Evicted".equals(pod.getStatus().getReason())) {
       return "evicted" + message(pod.getStatus().getMessage());
     }
+    Optional<ContainerStateTerminated> failed = failedContainer(pod).map(c -> c.getState().getTerminated());
+    if (failed.isPresent()) {
+      ContainerStateTerminated terminated = failed.get();
+      if ("OOMKilled".equals(terminated.getReason())) {
+        return "OOMKilled (exit code " + terminated.getExitCode() + ")";
+      }
+      String why = terminated.getReason() == null || "Error".equals(terminated.getReason()) ? ""
+          : " (" + terminated.getReason() + ")";
+      return "exit code " + terminated.getExitCode() + why;
+    }
+    return Optional.ofNullable(pod.getStatus().getReason()).orElse("failed") + message(pod.getStatus().getMessage());
+  }
+
+  /** {@code container node exited with code 137 (OOMKilled)} for the first failed container, or null. */
+  private static String containerExit(Pod pod) {
+    return failedContainer(pod).map(c -> {
+      ContainerStateTerminated t = c.getState().getTerminated();
+      return "container " + c.getName() + " exited with code " + t.getExitCode()
+          + (t.getReason() == null || "Error".equals(t.getReason()) ? "" : " (" + t.getReason() + ")");
+    }).orElse(null);
+  }
+
+  /** The first failed container's termination message, or null. */
+  private static String lastLines(Pod pod) {
+    return failedContainer(pod).map(c -> c.getState().getTerminated().getMessage())
+        .filter(m -> !m.isBlank()).map(String::strip).orElse(null);
+  }
+
+  private static Optional<ContainerStatus> failedContainer(Pod pod) {
     List<ContainerStatus> containers = new ArrayList<>();
     containers.addAll(Optional.ofNullable(pod.getStatus().getInitContainerStatuses()).orElse(List.of()));
     containers.addAll(Optional.ofNullable(pod.getStatus().getContainerStatuses()).orElse(List.of()));
-    for (ContainerStatus container : containers) {
-      ContainerStateTerminated terminated = container.getState() == null ? null : container.getState()
-          .getTerminated();
-      if (terminated != null && terminated.getExitCode() != null && terminated.getExitCode() != 0) {
-        if ("OOMKilled".equals(terminated.getReason())) {
-          return "OOMKilled (exit code " + terminated.getExitCode() + ")";
-        }
-        String why = terminated.getReason() == null || "Error".equals(terminated.getReason()) ? ""
-            : " (" + terminated.getReason() + ")";
-        return "exit code " + terminated.getExitCode() + why;
-      }
-    }
-    return Optional.ofNullable(pod.getStatus().getReason()).orElse("failed") + message(pod.getStatus().getMessage());
+    return containers.stream().filter(c -> c.getState() != null && c.getState().getTerminated() != null
+        && c.getState().getTerminated().getExitCode() != null && c.getState().getTerminated().getExitCode() != 0)
+        .findFirst();
   }
 
   private static String message(String message) {

@@ -286,6 +286,8 @@ public final class TrainJobReconciler implements Reconciler<TrainJob> {
     Instant now = clock.instant();
     TrainJobPhase before = TrainJobPhase.of(trainJob.getStatus());
     PostExecutionResult result = runner.runPostExecution(trainJob, outcome, cache, now, runPolicy);
+    restarts.nameFailedPod(result, cache.get(JobSet.class, trainJob.getMetadata().getNamespace(),
+        trainJob.getMetadata().getName()));
     status.write(trainJob, result.status(), context);
     lifecycle.statusWritten(trainJob, before, result.status(), result.transitions(), now);
     events.transitions(trainJob, result.transitions());

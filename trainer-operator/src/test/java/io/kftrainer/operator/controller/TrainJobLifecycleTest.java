@@ -279,6 +279,31 @@ class TrainJobLifecycleTest {
             : e.getCount()).sum() == 2);
   }
 
+  @Test
+  void aJobSetThatFailedPastItsRestartsFailsTheTrainJobWithJobSetsReasonAndTheLastFailedPod() {
+    String ns = "past-max";
+    cluster.createRuntimes(ns);
+    cluster.createTrainJob(ns, "alpha", tj -> {
+    });
+    var jobSet = cluster.awaitJobSet(ns, "alpha");
+    failedPod(ns, jobSet, "alpha-node-0-1-7nd7v", 0, 3, "Error");
+    failedPod(ns, jobSet, "alpha-node-0-0-x2k4p", 2, 3, "Error");
+    var jobSets = cluster.client().genericKubernetesResources("jobset.x-k8s.io/v1alpha2", "JobSet").inNamespace(ns);
+    GenericKubernetesResource failed = jobSets.withName("alpha").get();
+    failed.setAdditionalProperty("status", Map.of("restarts", 2, "restartsCountTowardsMax", 2, "terminalState",
+        "Failed", "conditions", java.util.List.of(Map.of("type", "Failed", "status", "True", "reason",
+            "ReachedMaxRestarts", "message", "jobset failed due to reaching max number of restarts (first failed "
+                + "job: alpha-node-0)", "lastTransitionTime", now()))));
+    jobSets.resource(failed).updateStatus();
+
+    Condition condition = cluster.awaitCondition(ns, "alpha", "Failed", "True");
+
+    assertThat(condition.getReason()).isEqualTo("ReachedMaxRestarts");
+    assertThat(condition.getMessage()).isEqualTo("jobset failed due to reaching max number of restarts (first "
+        + "failed job: alpha-node-0); pod past-max/alpha-node-0-0-x2k4p on node-1: container node exited with "
+        + "code 3");
+  }
+
   /** A failed pod of the JobSet's attempt, as the Job controller and the kubelet leave it. */
   private static void failedPod(String namespace, io.kftrainer.api.jobset.v1alpha2.JobSet jobSet, String name,
       int attempt, int exitCode, String reason) {
