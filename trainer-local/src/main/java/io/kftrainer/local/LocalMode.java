@@ -16,6 +16,7 @@ import io.kftrainer.operator.app.OperatorConfig;
 import io.kftrainer.operator.app.TrainerOperator;
 import io.kftrainer.operator.plugins.OperatorPlugins;
 import io.kftrainer.operator.app.TrainJobStatusFeature;
+import io.kftrainer.statusserver.history.MetricHistory;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
@@ -98,6 +99,7 @@ public final class LocalMode implements AutoCloseable {
   private OperatorConfig config;
   private Path kubeconfig;
   private List<String> runtimes = List.of();
+  private SqliteMetricHistory metricHistory;
   // volatile: the API server reads it from its request threads to serve pod logs
   private volatile LocalExecutor executor;
 
@@ -149,7 +151,10 @@ public final class LocalMode implements AutoCloseable {
         ? server.loopbackConfig() : withDefaultRetries(server.loopbackConfig()), config);
     resources.add(operatorClient);
     TrainJobProgress progress = new TrainJobProgress(options.out);
+    metricHistory = SqliteMetricHistory.open(server.dataDirectory(), MetricHistory.POINTS_PER_SERIES);
+    resources.add(metricHistory);
     TrainerOperator.Builder builder = TrainerOperator.builder(config, operatorClient)
+        .metricHistory(metricHistory)
         .meterRegistry(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT))
         .identity(IDENTITY)
         .plugins(plugins)
@@ -203,8 +208,11 @@ public final class LocalMode implements AutoCloseable {
       options.out.accept("kept from the previous run: " + kept);
     }
     trainJobs.addEventHandler(progress);
+    MetricHistoryCleanup cleanup = new MetricHistoryCleanup(metricHistory);
+    trainJobs.addEventHandler(cleanup);
     watches.add(trainJobs::close);
     trainJobs.start().toCompletableFuture().join();
+    cleanup.synced();
     SharedIndexInformer<OptimizationJob> optimizationJobs = client.resources(OptimizationJob.class).inAnyNamespace()
         .runnableInformer(0);
     optimizationJobs.addEventHandler(optimizationProgress);
@@ -348,6 +356,11 @@ public final class LocalMode implements AutoCloseable {
   /** The executor that runs pods, if local mode runs them ({@link Builder#execute}). */
   public Optional<LocalExecutor> executor() {
     return Optional.ofNullable(executor);
+  }
+
+  /** Every metric the trainings reported, kept beside the API server's state. */
+  public MetricHistory metricHistory() {
+    return metricHistory;
   }
 
   /** The embedded API server. */

@@ -12,6 +12,7 @@ import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
 import io.javaoperatorsdk.operator.processing.Controller;
 import io.javaoperatorsdk.operator.processing.retry.GenericRetry;
+import io.kftrainer.api.v1alpha1.TrainJob;
 import io.kftrainer.api.v1alpha1.TrainerConstants;
 import io.kftrainer.framework.runner.PhaseRunner;
 import io.kftrainer.framework.runner.PluginCalls;
@@ -29,9 +30,12 @@ import io.kftrainer.operator.controller.TrainJobReconciler;
 import io.kftrainer.operator.metrics.ControllerRuntimeMetrics;
 import io.kftrainer.operator.optimization.OptimizationJobReconciler;
 import io.kftrainer.operator.plugins.OperatorPlugins;
+import io.kftrainer.statusserver.history.ConfigMapMetricHistory;
+import io.kftrainer.statusserver.history.MetricHistory;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -64,6 +68,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class TrainerOperator {
 
+  /** How often the status server's metric history is written into the TrainJobs' ConfigMaps, on a cluster. */
+  public static final Duration METRIC_HISTORY_FLUSH = Duration.ofSeconds(10);
   private static final Logger LOG = LoggerFactory.getLogger(TrainerOperator.class);
 
   /** Why the operator stopped. */
@@ -107,7 +113,10 @@ public final class TrainerOperator {
     this.identity = builder.identity != null ? builder.identity : "trainer-operator_" + UUID.randomUUID();
     this.runtimes = new CachedRuntimeResolver(cache, client.getKubernetesSerialization());
     OperatorContext context = new OperatorContext(config, client, plugins, runner, cache, runtimes, meterRegistry,
-        readiness, liveness, this::isLeader, WebhookComponent.certificates(config, client, clock));
+        readiness, liveness, this::isLeader, WebhookComponent.certificates(config, client, clock),
+        builder.metricHistory != null ? builder.metricHistory : new ConfigMapMetricHistory(client,
+            (namespace, name) -> cache.get(TrainJob.class, namespace, name), METRIC_HISTORY_FLUSH,
+            MetricHistory.POINTS_PER_SERIES));
     builder.componentFactories.forEach(factory -> components.add(factory.create(context)));
   }
 
@@ -429,6 +438,7 @@ public final class TrainerOperator {
     private String identity;
     private ObjectsCreated objectsCreated = ObjectsCreated.NONE;
     private JobSetRestarts.Listener restartsListener = JobSetRestarts.Listener.NONE;
+    private MetricHistory metricHistory;
 
     private Builder(OperatorConfig config, KubernetesClient client) {
       this.config = Objects.requireNonNull(config, "config");
@@ -468,6 +478,15 @@ public final class TrainerOperator {
     /** Told of each JobSet restart the TrainJob controller reports ({@code local}'s progress line). */
     public Builder restartsListener(JobSetRestarts.Listener listener) {
       this.restartsListener = Objects.requireNonNull(listener, "listener");
+      return this;
+    }
+
+    /**
+     * Where the status server keeps the metrics reported ({@code local}'s database); default the TrainJobs'
+     * ConfigMaps, written every {@link #METRIC_HISTORY_FLUSH}.
+     */
+    public Builder metricHistory(MetricHistory history) {
+      this.metricHistory = Objects.requireNonNull(history, "history");
       return this;
     }
 
