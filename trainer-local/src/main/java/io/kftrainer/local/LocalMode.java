@@ -17,6 +17,11 @@ import io.kftrainer.operator.app.TrainerOperator;
 import io.kftrainer.operator.plugins.OperatorPlugins;
 import io.kftrainer.operator.app.TrainJobStatusFeature;
 import io.kftrainer.statusserver.history.MetricHistory;
+import io.kftrainer.ui.PassthroughUserApi;
+import io.kftrainer.ui.UiServer;
+import io.kftrainer.ui.UserApi;
+import java.net.URI;
+import java.net.http.HttpClient;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
@@ -83,6 +88,8 @@ public final class LocalMode implements AutoCloseable {
 
   /** The API server's port when none is asked for, if free (else an ephemeral port). */
   public static final int DEFAULT_PORT = 8001;
+  /** The UI's port when none is asked for, if free (else an ephemeral port). */
+  public static final int DEFAULT_UI_PORT = 8002;
   public static final String DEFAULT_KUBECONFIG = "trainer-local.kubeconfig";
   /** The field manager of what local mode applies: its own objects and the files of {@code --apply}. */
   public static final String FIELD_MANAGER = ClusterBootstrap.FIELD_MANAGER;
@@ -100,6 +107,7 @@ public final class LocalMode implements AutoCloseable {
   private Path kubeconfig;
   private List<String> runtimes = List.of();
   private SqliteMetricHistory metricHistory;
+  private UiServer ui;
   // volatile: the API server reads it from its request threads to serve pod logs
   private volatile LocalExecutor executor;
 
@@ -188,7 +196,45 @@ public final class LocalMode implements AutoCloseable {
       options.requestFilter.enable(true);
       LOG.info("Filtering the API server's requests: {}", options.requestFilter);
     }
+    if (options.uiPort.isPresent()) {
+      ui = startUi(options.uiPort.get());
+      resources.add(ui);
+    }
     kubeconfig = server.writeKubeconfig(options.kubeconfig).toAbsolutePath();
+  }
+
+  /**
+   * The web UI on 127.0.0.1: every read made with the signed-in user's own token on the API server's loopback
+   * listener, so the API server's RBAC decides what each user sees.
+   */
+  private UiServer startUi(int port) {
+    java.util.concurrent.ExecutorService relayThreads = uiClientThreads();
+    resources.add(relayThreads::shutdownNow);
+    UserApi users = new PassthroughUserApi(URI.create(server.loopbackConfig().getMasterUrl()),
+        HttpClient.newBuilder().executor(relayThreads).build());
+    for (int attempt : port == 0 ? List.of(0) : List.of(port, 0)) {
+      UiServer starting = new UiServer(UiServer.Settings.loopback(attempt), users, metricHistory);
+      try {
+        starting.start();
+        return starting;
+      } catch (IOException e) {
+        if (attempt == 0 || !isInUse(port)) {
+          throw new IllegalStateException("cannot serve the UI on " + LOCALHOST + ":" + attempt + ": " + e, e);
+        }
+        LOG.info("Port {} is in use: serving the UI on an ephemeral port", port);
+      }
+    }
+    throw new IllegalStateException("unreachable");
+  }
+
+  /** The UI's client copies watches and logs to browsers on these threads, not one per stream. */
+  private static java.util.concurrent.ExecutorService uiClientThreads() {
+    java.util.concurrent.atomic.AtomicInteger count = new java.util.concurrent.atomic.AtomicInteger();
+    return java.util.concurrent.Executors.newFixedThreadPool(2, runnable -> {
+      Thread thread = new Thread(runnable, "ui-relay-" + count.incrementAndGet());
+      thread.setDaemon(true);
+      return thread;
+    });
   }
 
   /**
@@ -358,6 +404,19 @@ public final class LocalMode implements AutoCloseable {
     return Optional.ofNullable(executor);
   }
 
+  /** The web UI, unless it is off ({@link Builder#ui}). */
+  public Optional<UiServer> ui() {
+    return Optional.ofNullable(ui);
+  }
+
+  /**
+   * A link that signs a browser into the UI with the kubeconfig's token, once (as Jupyter's banner link does);
+   * empty when the UI is off.
+   */
+  public Optional<String> uiLoginLink() {
+    return ui().map(running -> running.loginLink(server.bearerToken()));
+  }
+
   /** Every metric the trainings reported, kept beside the API server's state. */
   public MetricHistory metricHistory() {
     return metricHistory;
@@ -449,8 +508,18 @@ public final class LocalMode implements AutoCloseable {
     private List<io.kftrainer.executor.Gpu> gpus = List.of();
     private RequestFilter requestFilter;
     private Optional<Path> dataDir = Optional.empty();
+    private Optional<Integer> uiPort = Optional.empty();
 
     private Builder() {
+    }
+
+    /**
+     * Serve the web UI on 127.0.0.1: {@code port} if free ({@link #DEFAULT_UI_PORT} by {@code local}'s default),
+     * else any free port; 0 for any free port. Default off.
+     */
+    public Builder ui(int port) {
+      this.uiPort = Optional.of(port);
+      return this;
     }
 
     /**

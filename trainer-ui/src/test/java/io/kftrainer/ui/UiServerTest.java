@@ -212,6 +212,21 @@ class UiServerTest {
   }
 
   @Test
+  void thePagesAndThePinnedChartingLibraryComeFromTheJarWithoutSigningIn() throws Exception {
+    HttpResponse<String> index = get("/", null);
+    assertThat(index.statusCode()).isEqualTo(200);
+    assertThat(index.headers().firstValue("Content-Type")).hasValue("text/html; charset=utf-8");
+    assertThat(index.headers().firstValue("Content-Security-Policy")).hasValueSatisfying(csp ->
+        assertThat(csp).startsWith("default-src 'self'"));
+    assertThat(index.body()).contains("vendor/uplot/uPlot.iife.min.js").doesNotContain("https://");
+    HttpResponse<String> uplot = get("/vendor/uplot/uPlot.iife.min.js", null);
+    assertThat(uplot.statusCode()).isEqualTo(200);
+    assertThat(uplot.body()).contains("uPlot");
+    assertThat(get("/app.js", null).statusCode()).isEqualTo(200);
+    assertThat(get("/../pom.xml", null).statusCode()).isEqualTo(404);
+  }
+
+  @Test
   void aRequestNamingAnotherHostIsRefused() throws Exception {
     try (Socket socket = new Socket("127.0.0.1", ui.port())) {
       OutputStream out = socket.getOutputStream();
