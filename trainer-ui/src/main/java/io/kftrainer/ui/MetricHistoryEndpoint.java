@@ -34,7 +34,7 @@ final class MetricHistoryEndpoint {
   }
 
   void serve(HttpExchange exchange, Matcher path, String token) throws IOException, InterruptedException,
-      UserApi.Unauthenticated {
+      UserApi.Unauthenticated, UserApi.Forbidden {
     String namespace = path.group(1);
     String name = path.group(2);
     HttpRequest get = api.get(token, "/apis/trainer.kubeflow.org/v1alpha1/namespaces/" + namespace + "/trainjobs/"

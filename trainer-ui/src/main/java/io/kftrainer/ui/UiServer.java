@@ -156,6 +156,8 @@ public final class UiServer implements AutoCloseable {
       route(exchange);
     } catch (UserApi.Unauthenticated e) {
       Answers.send(exchange, Answers.status(401, "Unauthorized", "Unauthorized: sign in again"));
+    } catch (UserApi.Forbidden e) {
+      Answers.send(exchange, Answers.status(403, "Forbidden", e.getMessage()));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       exchange.close();
@@ -166,7 +168,8 @@ public final class UiServer implements AutoCloseable {
     }
   }
 
-  private void route(HttpExchange exchange) throws IOException, InterruptedException, UserApi.Unauthenticated {
+  private void route(HttpExchange exchange) throws IOException, InterruptedException, UserApi.Unauthenticated,
+      UserApi.Forbidden {
     String path = exchange.getRequestURI().getRawPath();
     String method = exchange.getRequestMethod();
     if (!hostAllowed(exchange)) {
@@ -200,7 +203,7 @@ public final class UiServer implements AutoCloseable {
   }
 
   private void data(HttpExchange exchange, String path, String token) throws IOException, InterruptedException,
-      UserApi.Unauthenticated {
+      UserApi.Unauthenticated, UserApi.Forbidden {
     if (path.equals("/whoami")) {
       Optional<String> user = cookie(exchange).flatMap(sessions::user);
       if (user.isEmpty()) {

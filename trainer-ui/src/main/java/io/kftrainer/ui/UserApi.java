@@ -24,8 +24,17 @@ public interface UserApi {
    * A GET of {@code pathAndQuery} (e.g. {@code /api/v1/namespaces/team/pods?watch=true}) made as the token's user.
    *
    * @throws Unauthenticated when the token is not valid
+   * @throws Forbidden when the UI itself refuses the read for the user (the API server may refuse it too)
    */
-  HttpRequest.Builder get(String token, String pathAndQuery) throws java.io.IOException, InterruptedException;
+  HttpRequest.Builder get(String token, String pathAndQuery) throws java.io.IOException, InterruptedException,
+      Unauthenticated, Forbidden;
+
+  /** A read the user may not make, with kube-apiserver's message. */
+  final class Forbidden extends Exception {
+    public Forbidden(String message) {
+      super(message, null, false, false);
+    }
+  }
 
   /** A token that authenticates no one. */
   final class Unauthenticated extends Exception {
