@@ -77,6 +77,7 @@ public final class UiServer implements AutoCloseable {
   private final Sessions sessions;
   private final ApiRelay relay;
   private final MetricHistoryEndpoint history;
+  private final Map<String, byte[]> assets = new java.util.concurrent.ConcurrentHashMap<>();
   private volatile HttpServer server;
   private ThreadPoolExecutor executor;
 
@@ -319,19 +320,32 @@ public final class UiServer implements AutoCloseable {
       Answers.send(exchange, Answers.status(404, "NotFound", "Not found"));
       return;
     }
-    try (InputStream in = UiServer.class.getClassLoader().getResourceAsStream(ASSETS + name)) {
-      if (in == null) {
-        Answers.send(exchange, Answers.status(404, "NotFound", "Not found"));
-        return;
+    byte[] body = assets.get(name);
+    if (body == null) {
+      body = readAsset(name);
+      if (body.length > 0) {
+        assets.put(name, body); // the files of the jar only: a name asked for in vain is not kept
       }
-      byte[] body = in.readAllBytes();
-      String extension = name.substring(name.lastIndexOf('.') + 1);
-      exchange.getResponseHeaders().set("Content-Security-Policy", CSP);
-      exchange.getResponseHeaders().set("X-Frame-Options", "DENY");
-      exchange.getResponseHeaders().set("Referrer-Policy", "no-referrer");
-      // the pages change with the jar: revalidated at each load, cheap on loopback
-      Answers.send(exchange, new Answers.Answer(200, TYPES.getOrDefault(extension, "application/octet-stream"),
-          body));
+    }
+    if (body.length == 0) {
+      Answers.send(exchange, Answers.status(404, "NotFound", "Not found"));
+      return;
+    }
+    String extension = name.substring(name.lastIndexOf('.') + 1);
+    exchange.getResponseHeaders().set("Content-Security-Policy", CSP);
+    exchange.getResponseHeaders().set("X-Frame-Options", "DENY");
+    // same-origin, not no-referrer: with no-referrer the browser sends "Origin: null" with the sign-in form
+    exchange.getResponseHeaders().set("Referrer-Policy", "same-origin");
+    Answers.send(exchange, new Answers.Answer(200, TYPES.getOrDefault(extension, "application/octet-stream"),
+        body));
+  }
+
+  /** A file of the pages, read once; empty when there is none. */
+  private static byte[] readAsset(String name) {
+    try (InputStream in = UiServer.class.getClassLoader().getResourceAsStream(ASSETS + name)) {
+      return in == null ? new byte[0] : in.readAllBytes();
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
     }
   }
 
