@@ -115,7 +115,8 @@ public final class TrainerOperator {
     OperatorContext context = new OperatorContext(config, client, plugins, runner, cache, runtimes, meterRegistry,
         readiness, liveness, this::isLeader, WebhookComponent.certificates(config, client, clock),
         builder.metricHistory != null ? builder.metricHistory : new ConfigMapMetricHistory(client,
-            (namespace, name) -> cache.get(TrainJob.class, namespace, name), METRIC_HISTORY_FLUSH,
+            (namespace, name) -> cache.get(TrainJob.class, namespace, name).map(t -> t.getMetadata().getUid()),
+            METRIC_HISTORY_FLUSH,
             MetricHistory.POINTS_PER_SERIES));
     builder.componentFactories.forEach(factory -> components.add(factory.create(context)));
   }

@@ -54,8 +54,8 @@ class ReviewingUserApiTest {
     api.installCrds(ReviewingUserApiTest.class.getClassLoader()
         .getResourceAsStream("META-INF/fabric8/trainjobs.trainer.kubeflow.org-v1.yml"));
     ConfigMapMetricHistory history = new ConfigMapMetricHistory(operator, (namespace, name) -> Optional.ofNullable(
-        operator.resources(TrainJob.class).inNamespace(namespace).withName(name).get()), Duration.ofHours(1),
-        MetricHistory.POINTS_PER_SERIES);
+            operator.resources(TrainJob.class).inNamespace(namespace).withName(name).get())
+        .map(found -> found.getMetadata().getUid()), Duration.ofHours(1), MetricHistory.POINTS_PER_SERIES);
     for (String namespace : List.of("team", "other")) {
       operator.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata()
           .build()).create();

@@ -13,7 +13,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.kftrainer.api.v1alpha1.Metric;
 import io.kftrainer.api.v1alpha1.TrainerConstants;
-import io.kftrainer.statusserver.TrainJobs;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,6 +25,7 @@ import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -59,7 +59,7 @@ public final class ConfigMapMetricHistory implements MetricHistory, AutoCloseabl
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final KubernetesClient client;
-  private final TrainJobs trainJobs;
+  private final BiFunction<String, String, Optional<String>> uids;
   private final Duration flushInterval;
   private final int capacity;
   private final Map<String, Pending> pending = new LinkedHashMap<>();
@@ -67,11 +67,13 @@ public final class ConfigMapMetricHistory implements MetricHistory, AutoCloseabl
 
   /**
    * @param client the operator's client, which writes the ConfigMaps
-   * @param trainJobs the operator's TrainJob cache, for the UIDs the status server did not know
+   * @param uids a TrainJob's UID by namespace and name, from the operator's cache: for the reports whose UID the
+   *     status server did not know
    */
-  public ConfigMapMetricHistory(KubernetesClient client, TrainJobs trainJobs, Duration flushInterval, int capacity) {
+  public ConfigMapMetricHistory(KubernetesClient client, BiFunction<String, String, Optional<String>> uids,
+      Duration flushInterval, int capacity) {
     this.client = Objects.requireNonNull(client, "client");
-    this.trainJobs = Objects.requireNonNull(trainJobs, "trainJobs");
+    this.uids = Objects.requireNonNull(uids, "uids");
     this.flushInterval = Objects.requireNonNull(flushInterval, "flushInterval");
     this.capacity = capacity;
   }
@@ -151,8 +153,7 @@ public final class ConfigMapMetricHistory implements MetricHistory, AutoCloseabl
 
   /** @return false when the TrainJob's UID is not known yet */
   private boolean write(Pending batch) {
-    String uid = batch.uid.isEmpty() ? trainJobs.get(batch.namespace, batch.name)
-        .map(trainJob -> trainJob.getMetadata().getUid()).orElse("") : batch.uid;
+    String uid = batch.uid.isEmpty() ? uids.apply(batch.namespace, batch.name).orElse("") : batch.uid;
     if (uid == null || uid.isEmpty()) {
       return false;
     }

@@ -52,7 +52,8 @@ class ConfigMapMetricHistoryTest {
 
   private ConfigMapMetricHistory history(int capacity) {
     return new ConfigMapMetricHistory(client, (namespace, name) -> Optional.ofNullable(
-        client.resources(TrainJob.class).inNamespace(namespace).withName(name).get()), Duration.ofHours(1), capacity);
+            client.resources(TrainJob.class).inNamespace(namespace).withName(name).get())
+        .map(found -> found.getMetadata().getUid()), Duration.ofHours(1), capacity);
   }
 
   private static List<Metric> loss(double value) {
