@@ -209,6 +209,22 @@
     }
   }
 
+  /** Keeps map (keyOf(object) to object) current by listAndWatch of path, calling render() after each change. */
+  function watchInto(path, map, keyOf, render, onError) {
+    return listAndWatch(path, items => {
+      map.clear();
+      items.forEach(item => map.set(keyOf(item), item));
+      render();
+    }, (type, item) => {
+      if (type === 'DELETED') {
+        map.delete(keyOf(item));
+      } else {
+        map.set(keyOf(item), item);
+      }
+      render();
+    }, onError);
+  }
+
   // ---- charts -----------------------------------------------------------------------------------------------------
 
   function lineChart(target, title, xs, ys, options) {
@@ -451,22 +467,42 @@
       });
     }
 
-    /** The history again, once the TrainJob's reported status changed: event-driven, at most every 2 s. */
+    let reportedMetrics = [];
+
+    /**
+     * The history again once the TrainJob's reported status changed (event-driven, no polling): at most one fetch
+     * at a time, 300 ms after the change, reading whatever was reported meanwhile.
+     */
     function refreshHistory(trainJob) {
-      const reported = trainJob.status && trainJob.status.trainerStatus
-          ? trainJob.status.trainerStatus.lastUpdatedTime + JSON.stringify(trainJob.status.trainerStatus.metrics)
-          : null;
-      if (reported === historyVersion || historyTimer) {
+      const status = trainJob.status && trainJob.status.trainerStatus;
+      reportedMetrics = (status && status.metrics) || [];
+      const reported = status ? status.lastUpdatedTime + JSON.stringify(status.metrics) : null;
+      if (reported === historyVersion) {
         return;
       }
       historyVersion = reported;
-      historyTimer = setTimeout(() => {
-        historyTimer = null;
-        drawHistory();
-      }, historyVersion === null ? 0 : 300);
+      if (!historyTimer) {
+        historyTimer = setTimeout(() => {
+          historyTimer = null;
+          drawHistory(0);
+        }, charts.size ? 300 : 0);
+      }
     }
 
-    function drawHistory() {
+    /**
+     * Whether the history lags the TrainJob's latest reported values: the status server keeps a report just after
+     * writing the TrainJob's status (on a cluster another replica may hold it until its next batch).
+     */
+    function behind(history) {
+      return reportedMetrics.some(metric => {
+        const value = Number(metric.value);
+        const series = history.metrics.find(s => s.name === metric.name);
+        return Number.isFinite(value) && (!series || !series.points.length
+            || series.points[series.points.length - 1][2] !== value);
+      });
+    }
+
+    function drawHistory(attempt) {
       getJson('/history' + base + '/trainjobs/' + encodeURIComponent(name)).then(history => {
         const target = document.getElementById('charts');
         if (history.metrics.length && charts.size === 0) {
@@ -487,6 +523,12 @@
           }
           chart.root.parentElement.dataset.points = metric.points.length;
         });
+        if (!historyTimer && attempt < 5 && behind(history)) {
+          historyTimer = setTimeout(() => {
+            historyTimer = null;
+            drawHistory(attempt + 1);
+          }, 500);
+        }
       }).catch(error => {
         document.getElementById('charts').innerHTML = refusal(error, 'read the metrics of ' + name);
       });
@@ -554,27 +596,14 @@
       logPicker(namespace, [...state.pods.values()]);
     }
 
-    function keep(map) {
-      return [items => {
-        map.clear();
-        items.forEach(item => map.set(item.metadata.name, item));
-        render();
-      }, (type, item) => {
-        if (type === 'DELETED') {
-          map.delete(item.metadata.name);
-        } else {
-          map.set(item.metadata.name, item);
-        }
-        render();
-      }, error => {
-        target.innerHTML = refusal(error, 'read the children of ' + name);
-      }];
-    }
-
-    page.push(listAndWatch('/k8s/apis/jobset.x-k8s.io/v1alpha2' + base + '/jobsets?fieldSelector='
-        + encodeURIComponent('metadata.name=' + name), ...keep(state.jobsets)));
-    page.push(listAndWatch('/k8s/apis/batch/v1' + base + '/jobs?' + selector, ...keep(state.jobs)));
-    page.push(listAndWatch('/k8s/api/v1' + base + '/pods?' + selector, ...keep(state.pods)));
+    const byName = item => item.metadata.name;
+    const refused = error => {
+      target.innerHTML = refusal(error, 'read the children of ' + name);
+    };
+    page.push(watchInto('/k8s/apis/jobset.x-k8s.io/v1alpha2' + base + '/jobsets?fieldSelector='
+        + encodeURIComponent('metadata.name=' + name), state.jobsets, byName, render, refused));
+    page.push(watchInto('/k8s/apis/batch/v1' + base + '/jobs?' + selector, state.jobs, byName, render, refused));
+    page.push(watchInto('/k8s/api/v1' + base + '/pods?' + selector, state.pods, byName, render, refused));
   }
 
   function events(namespace, name) {
@@ -594,20 +623,10 @@
       target.innerHTML = table(['Type', 'Reason', 'Object', 'Message', 'Count', 'Age'], rows);
     }
 
-    page.push(listAndWatch('/k8s/api/v1/namespaces/' + encodeURIComponent(namespace) + '/events', list => {
-      items.clear();
-      list.forEach(e => items.set(e.metadata.name, e));
-      render();
-    }, (type, event) => {
-      if (type === 'DELETED') {
-        items.delete(event.metadata.name);
-      } else {
-        items.set(event.metadata.name, event);
-      }
-      render();
-    }, error => {
-      target.innerHTML = refusal(error, 'read the Events of namespace ' + namespace);
-    }));
+    page.push(watchInto('/k8s/api/v1/namespaces/' + encodeURIComponent(namespace) + '/events', items,
+        event => event.metadata.name, render, error => {
+          target.innerHTML = refusal(error, 'read the Events of namespace ' + namespace);
+        }));
   }
 
   let logStream = null;
@@ -634,7 +653,8 @@
     start();
   }
 
-  async function followLog(namespace, pod, follow) {
+  async function followLog(namespace, pod, follow, attempt) {
+    attempt = attempt || 0;
     if (logStream) {
       logStream.abort();
     }
@@ -650,6 +670,14 @@
       if (!response.ok) {
         const body = await response.json().catch(() => ({}));
         out.textContent = 'Logs not available: ' + (body.message || response.statusText);
+        if (response.status === 400 && attempt < 60) {
+          // the container has not started yet: try again while the page is open
+          setTimeout(() => {
+            if (logStream === control) {
+              followLog(namespace, pod, follow, attempt + 1);
+            }
+          }, 2000);
+        }
         return;
       }
       const reader = response.body.getReader();
@@ -698,23 +726,11 @@
           + (items.size === 1 ? '' : 's') + ' · live';
     }
 
-    page.push(listAndWatch(TRAINER + (namespace ? '/namespaces/' + encodeURIComponent(namespace) : '')
-        + '/optimizationjobs', list => {
-      items.clear();
-      list.forEach(job => items.set(job.metadata.namespace + '/' + job.metadata.name, job));
-      render();
-    }, (type, job) => {
-      const key = job.metadata.namespace + '/' + job.metadata.name;
-      if (type === 'DELETED') {
-        items.delete(key);
-      } else {
-        items.set(key, job);
-      }
-      render();
-    }, error => {
-      document.getElementById('list-status').outerHTML = refusal(error, 'list OptimizationJobs '
-          + (namespace ? 'in namespace ' + namespace : 'in all namespaces; choose a namespace of yours'));
-    }));
+    page.push(watchInto(TRAINER + (namespace ? '/namespaces/' + encodeURIComponent(namespace) : '')
+        + '/optimizationjobs', items, job => job.metadata.namespace + '/' + job.metadata.name, render, error => {
+          document.getElementById('list-status').outerHTML = refusal(error, 'list OptimizationJobs '
+              + (namespace ? 'in namespace ' + namespace : 'in all namespaces; choose a namespace of yours'));
+        }));
   }
 
   function optimizationState(job) {

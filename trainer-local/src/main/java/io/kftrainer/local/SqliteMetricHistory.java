@@ -1,16 +1,13 @@
 package io.kftrainer.local;
 
 import io.kftrainer.api.v1alpha1.Metric;
+import io.kftrainer.apiserver.SqliteDatabase;
 import io.kftrainer.statusserver.history.MetricHistory;
 import io.kftrainer.statusserver.history.MetricPoint;
 import io.kftrainer.statusserver.history.MetricSeries;
 import io.kftrainer.statusserver.history.SeriesState;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -29,8 +26,8 @@ import org.slf4j.LoggerFactory;
  * through the same sqlite-jdbc), or in memory with {@code --ephemeral}. A row per kept point, a row per series
  * (its {@link SeriesState} and its latest report); each report is one transaction, committed before the status
  * server answers, with the API server's durability (write-ahead log, {@code synchronous=NORMAL}: a killed
- * {@code local} loses nothing it acknowledged). The schema is versioned with {@code PRAGMA user_version}, as the API
- * server's.
+ * {@code local} loses nothing it acknowledged). Opened, and its schema versioned, as the API server's database is
+ * ({@link SqliteDatabase}).
  */
 final class SqliteMetricHistory implements MetricHistory, AutoCloseable {
 
@@ -61,67 +58,10 @@ final class SqliteMetricHistory implements MetricHistory, AutoCloseable {
    * @throws IllegalStateException when the database cannot be opened, or was written by a newer schema
    */
   static SqliteMetricHistory open(Optional<Path> directory, int capacity) {
-    String where = directory.map(dir -> dir.resolve(FILE).toAbsolutePath().toString()).orElse(":memory:");
-    try {
-      if (directory.isPresent()) {
-        createPrivate(directory.get().resolve(FILE));
-      }
-      Connection connection = DriverManager.getConnection("jdbc:sqlite:" + where);
-      try (Statement statement = connection.createStatement()) {
-        if (directory.isPresent()) {
-          statement.execute("PRAGMA journal_mode = WAL");
-          statement.execute("PRAGMA synchronous = NORMAL");
-        }
-        migrate(where, connection);
-        connection.setAutoCommit(false);
-        return new SqliteMetricHistory(where, capacity, connection);
-      } catch (SQLException | RuntimeException e) {
-        connection.close();
-        throw e;
-      }
-    } catch (SQLException e) {
-      throw new IllegalStateException("cannot open the metric history " + where + ": " + e.getMessage(), e);
-    }
-  }
-
-  /** Readable by its owner only, as the API server's database; SQLite gives its -wal and -shm files its mode. */
-  private static void createPrivate(Path file) {
-    try {
-      if (!Files.exists(file)) {
-        if (file.getFileSystem().supportedFileAttributeViews().contains("posix")) {
-          Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        } else {
-          Files.createFile(file);
-        }
-      }
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot create the metric history " + file + ": " + e, e);
-    }
-  }
-
-  private static void migrate(String where, Connection connection) throws SQLException {
-    int version;
-    try (Statement statement = connection.createStatement();
-         ResultSet result = statement.executeQuery("PRAGMA user_version")) {
-      version = result.getInt(1);
-    }
-    if (version > MIGRATIONS.size()) {
-      throw new IllegalStateException("the metric history " + where + " was written by a newer version of the "
-          + "trainer (schema " + version + "; this version reads schemas up to " + MIGRATIONS.size() + ")");
-    }
-    connection.setAutoCommit(false);
-    try (Statement statement = connection.createStatement()) {
-      for (int next = version; next < MIGRATIONS.size(); next++) {
-        for (String sql : MIGRATIONS.get(next)) {
-          statement.execute(sql);
-        }
-        statement.execute("PRAGMA user_version = " + (next + 1));
-        connection.commit();
-      }
-    } catch (SQLException e) {
-      connection.rollback();
-      throw e;
-    }
+    String what = "the metric history";
+    return directory.map(dir -> dir.resolve(FILE))
+        .map(file -> new SqliteMetricHistory(file.toString(), capacity, SqliteDatabase.open(file, MIGRATIONS, what)))
+        .orElseGet(() -> new SqliteMetricHistory(":memory:", capacity, SqliteDatabase.inMemory(MIGRATIONS, what)));
   }
 
   @Override

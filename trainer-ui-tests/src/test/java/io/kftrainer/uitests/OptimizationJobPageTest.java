@@ -35,7 +35,7 @@ class OptimizationJobPageTest {
         .put("min", "0.005").put("max", "0.5");
     spec.put("numTrials", 4).put("parallelTrials", 2);
     spec.putObject("trainJobTemplate").set("spec",
-        JSON.valueToTree(Trainings.trainJob(client, "template", 12, 0.1).getSpec()));
+        JSON.valueToTree(Trainings.trainJob(client, "template", 12, 0.25).getSpec()));
     client.resources(OptimizationJob.class).inNamespace("default").resource(
         client.getKubernetesSerialization().unmarshal(JSON.writeValueAsString(job), OptimizationJob.class)).create();
     await().atMost(Duration.ofMinutes(3)).until(() -> {

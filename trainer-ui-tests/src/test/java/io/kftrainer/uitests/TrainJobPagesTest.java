@@ -12,7 +12,6 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
-import org.openqa.selenium.WebElement;
 
 /** The TrainJobs list and a TrainJob's page in Chromium, while trainings report to local's status server. */
 @ExtendWith(LocalUi.class)
@@ -27,12 +26,13 @@ class TrainJobPagesTest {
     try (Browser browser = Browser.open()) {
       browser.signIn(local.uiLoginLink().orElseThrow());
       browser.driver.get(local.ui().orElseThrow().url() + "#/trainjobs");
-      By bar = By.cssSelector("tr[data-key='default/progress'] .bar");
       List<Integer> seen = new ArrayList<>();
       browser.await(TRAINING, driver -> {
-        List<WebElement> bars = driver.findElements(bar);
-        if (!bars.isEmpty()) {
-          int value = Integer.parseInt(bars.get(0).getAttribute("aria-valuenow"));
+        // read in the page, in one step: the row is redrawn as the watch delivers changes
+        Object now = browser.script("const bar = document.querySelector(\"tr[data-key='default/progress'] .bar\");"
+            + " return bar ? bar.getAttribute('aria-valuenow') : null;");
+        if (now != null) {
+          int value = Integer.parseInt(now.toString());
           if (seen.isEmpty() || seen.get(seen.size() - 1) != value) {
             seen.add(value);
           }
@@ -51,7 +51,8 @@ class TrainJobPagesTest {
   void itsPageDrawsTheLossCurveWithEveryReportedPoint() throws Exception {
     LocalMode local = LocalUi.local();
     KubernetesClient client = local.client();
-    Trainings.create(client, "default", "curve", 40, 0.1);
+    // 4 reports a second: within the status server's rate (5 a second per TrainJob), so that none is refused
+    Trainings.create(client, "default", "curve", 40, 0.25);
     try (Browser browser = Browser.open()) {
       browser.signIn(local.uiLoginLink().orElseThrow());
       browser.driver.get(local.ui().orElseThrow().url() + "#/trainjobs/default/curve");
