@@ -20,14 +20,14 @@ import io.kftrainer.statusserver.history.MetricHistory;
 import io.kftrainer.ui.PassthroughUserApi;
 import io.kftrainer.ui.UiServer;
 import io.kftrainer.ui.UserApi;
-import java.net.URI;
-import java.net.http.HttpClient;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -38,8 +38,11 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
@@ -72,6 +75,8 @@ import org.slf4j.LoggerFactory;
  *   <li>reports TrainJob and OptimizationJob progress ({@link TrainJobProgress}, {@link OptimizationJobProgress})
  *       and runs pods ({@link LocalExecutor}, with {@link Builder#execute}): both started beside the operator, each
  *       on a thread of its own, and awaited with it;</li>
+ *   <li>keeps the metrics the trainings report in its data directory ({@link SqliteMetricHistory}) and, with
+ *       {@link Builder#ui}, serves the web UI on 127.0.0.1, reading with each signed-in user's own token;</li>
  *   <li>writes the kubeconfig. The server itself
  *       defaults custom resources from their CRDs' schemas and collects the children of deleted TrainJobs
  *       (ownerReferences), as kube-apiserver and its garbage collector do.</li>
@@ -208,7 +213,7 @@ public final class LocalMode implements AutoCloseable {
    * listener, so the API server's RBAC decides what each user sees.
    */
   private UiServer startUi(int port) {
-    java.util.concurrent.ExecutorService relayThreads = uiClientThreads();
+    ExecutorService relayThreads = uiClientThreads();
     resources.add(relayThreads::shutdownNow);
     UserApi users = new PassthroughUserApi(URI.create(server.loopbackConfig().getMasterUrl()),
         HttpClient.newBuilder().executor(relayThreads).build());
@@ -228,9 +233,9 @@ public final class LocalMode implements AutoCloseable {
   }
 
   /** The UI's client copies watches and logs to browsers on these threads, not one per stream. */
-  private static java.util.concurrent.ExecutorService uiClientThreads() {
-    java.util.concurrent.atomic.AtomicInteger count = new java.util.concurrent.atomic.AtomicInteger();
-    return java.util.concurrent.Executors.newFixedThreadPool(2, runnable -> {
+  private static ExecutorService uiClientThreads() {
+    AtomicInteger count = new AtomicInteger();
+    return Executors.newFixedThreadPool(2, runnable -> {
       Thread thread = new Thread(runnable, "ui-relay-" + count.incrementAndGet());
       thread.setDaemon(true);
       return thread;
