@@ -18,6 +18,8 @@ public record ApiPath(String verb, String group, String resource, String subreso
   private static final Pattern PATH = Pattern.compile(
       "/(?:api/v1|apis/([^/]+)/[^/]+)(?:/namespaces/([^/]+)(?=/))?/([^/]+)(?:/([^/]+)(?:/([^/]+))?)?");
 
+  private static final Pattern WATCH = Pattern.compile("(^|&)watch=(1|t|T|TRUE|true|True)(&|$)");
+
   /** The read a GET of {@code path} with {@code query} (null for none) makes; empty for a path of no resource. */
   public static Optional<ApiPath> of(String path, String query) {
     Matcher matcher = PATH.matcher(path);
@@ -25,7 +27,8 @@ public record ApiPath(String verb, String group, String resource, String subreso
       return Optional.empty();
     }
     String name = orEmpty(matcher.group(4));
-    boolean watch = query != null && Pattern.compile("(^|&)watch=(true|1)(&|$)").matcher(query).find();
+    // what kube-apiserver takes for a watch (Go's strconv.ParseBool), so that a watch is never authorized as a list
+    boolean watch = query != null && WATCH.matcher(query).find();
     String verb = watch ? "watch" : name.isEmpty() ? "list" : "get";
     return Optional.of(new ApiPath(verb, orEmpty(matcher.group(1)), matcher.group(3), orEmpty(matcher.group(5)),
         orEmpty(matcher.group(2)), name));

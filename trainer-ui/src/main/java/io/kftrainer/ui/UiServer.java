@@ -219,6 +219,10 @@ public final class UiServer implements AutoCloseable {
       this.history.serve(exchange, history, token);
       return;
     }
+    if (!path.startsWith("/k8s/")) {
+      Answers.send(exchange, Answers.status(404, "NotFound", "Not found"));
+      return;
+    }
     String kubernetesPath = path.substring("/k8s".length());
     if (!ApiRelay.allowed(kubernetesPath)) {
       Answers.send(exchange, Answers.status(404, "NotFound", "Not found: the UI does not read " + kubernetesPath));
