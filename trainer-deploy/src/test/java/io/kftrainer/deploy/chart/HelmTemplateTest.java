@@ -282,8 +282,16 @@ class HelmTemplateTest {
         .contains("--ui-port=8444");
     assertThat(manager(on).getSpec().getTemplate().getSpec().getContainers().get(0).getPorts())
         .anySatisfy(port -> assertThat(port.getContainerPort()).isEqualTo(8444));
+    Service service = on.get(Service.class, "kubeflow-trainer-controller-manager-ui");
+    assertThat(service.getSpec().getPorts()).singleElement().satisfies(port -> {
+      assertThat(port.getPort()).isEqualTo(8444);
+      assertThat(port.getTargetPort().getStrVal()).isEqualTo("ui");
+    });
+    // a session lives in the manager that opened it
+    assertThat(service.getSpec().getSessionAffinity()).isEqualTo("ClientIP");
+    assertThat(off.find(Service.class, "kubeflow-trainer-controller-manager-ui")).isEmpty();
     assertThat(on.get(Service.class, "kubeflow-trainer-controller-manager").getSpec().getPorts())
-        .anySatisfy(port -> assertThat(port.getName()).isEqualTo("ui"));
+        .noneSatisfy(port -> assertThat(port.getName()).isEqualTo("ui"));
     assertThat(on.get(ClusterRole.class, "kubeflow-trainer-controller-manager-workloads").getRules())
         .anySatisfy(rule -> assertThat(rule.getResources()).containsExactly("pods/log"));
     assertThat(off.get(ClusterRole.class, "kubeflow-trainer-controller-manager-workloads").getRules())
