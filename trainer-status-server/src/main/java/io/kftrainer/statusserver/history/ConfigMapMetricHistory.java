@@ -143,9 +143,10 @@ public final class ConfigMapMetricHistory implements MetricHistory, AutoCloseabl
         if (!write(batch)) {
           requeue(batch);
         }
-      } catch (KubernetesClientException | IllegalStateException e) {
+      } catch (RuntimeException e) {
+        // any failure (a periodic task that throws is never run again): kept for the next batch
         LOG.warn("Cannot write the metric history of TrainJob {}/{} (kept for the next batch): {}", batch.namespace,
-            batch.name, e.getMessage());
+            batch.name, e.toString());
         requeue(batch);
       }
     }

@@ -104,6 +104,24 @@ class ConfigMapMetricHistoryTest {
   }
 
   @Test
+  void reportsOfATrainJobWhoseUidIsNotKnownYetWaitForTheNextBatch() {
+    java.util.concurrent.atomic.AtomicBoolean cached = new java.util.concurrent.atomic.AtomicBoolean();
+    ConfigMapMetricHistory history = new ConfigMapMetricHistory(client, (namespace, name) -> cached.get()
+        ? Optional.of(trainJob.getMetadata().getUid()) : Optional.empty(), Duration.ofHours(1),
+        MetricHistory.POINTS_PER_SERIES);
+    history.record("team", "mnist", "", loss(3), 1_000);
+    history.flush();
+    assertThat(client.configMaps().inNamespace("team").withName("mnist-metrics").get()).isNull();
+
+    cached.set(true);
+    history.record("team", "mnist", "", loss(2), 2_000);
+    history.flush();
+    // written: another replica reads both
+    assertThat(history(MetricHistory.POINTS_PER_SERIES).series("team", "mnist", trainJob.getMetadata().getUid())
+        .get("loss")).extracting(MetricPoint::value).containsExactly(3.0, 2.0);
+  }
+
+  @Test
   void aTrainJobCreatedAgainStartsAfresh() {
     ConfigMapMetricHistory history = history(MetricHistory.POINTS_PER_SERIES);
     history.record("team", "mnist", trainJob.getMetadata().getUid(), loss(3), 1_000);
