@@ -8,10 +8,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
-import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
-import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
-import io.fabric8.kubernetes.api.model.rbac.RoleBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.internal.SSLUtils;
@@ -21,6 +17,7 @@ import io.kftrainer.operator.ui.ReviewingUserApi;
 import io.kftrainer.statusserver.history.ConfigMapMetricHistory;
 import io.kftrainer.statusserver.history.MetricHistory;
 import io.kftrainer.ui.UiServer;
+import io.kftrainer.ui.testing.OneNamespaceUser;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -72,18 +69,7 @@ class WebUiOnLabTest {
           List.of(new Metric().withName("loss").withValue("0.25")), 1_000);
     }
     history.flush();
-    admin.serviceAccounts().inNamespace("ui-team").resource(new ServiceAccountBuilder().withNewMetadata()
-        .withName("alice").endMetadata().build()).serverSideApply();
-    admin.rbac().roles().inNamespace("ui-team").resource(new RoleBuilder().withNewMetadata().withName("reader")
-        .endMetadata().withRules(new PolicyRuleBuilder().withApiGroups("trainer.kubeflow.org")
-            .withResources("trainjobs").withVerbs("get", "list", "watch").build()).build()).serverSideApply();
-    admin.rbac().roleBindings().inNamespace("ui-team").resource(new RoleBindingBuilder().withNewMetadata()
-        .withName("alice-reads").endMetadata().withNewRoleRef().withApiGroup("rbac.authorization.k8s.io")
-        .withKind("Role").withName("reader").endRoleRef().addNewSubject().withKind("ServiceAccount")
-        .withName("alice").withNamespace("ui-team").endSubject().build()).serverSideApply();
-    alice = admin.serviceAccounts().inNamespace("ui-team").withName("alice").tokenRequest(
-        new io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder().withNewSpec()
-            .withExpirationSeconds(3600L).endSpec().build()).getStatus().getToken();
+    alice = OneNamespaceUser.create(admin, "ui-team", "alice");
     Config config = admin.getConfiguration();
     ui = new UiServer(UiServer.Settings.loopback(0), new ReviewingUserApi(new DelegatingAuth(admin),
         URI.create(config.getMasterUrl()), HttpClient.newBuilder().sslContext(SSLUtils.sslContext(config)).build(),

@@ -6,11 +6,6 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
-import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
-import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
-import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
-import io.fabric8.kubernetes.api.model.rbac.RoleBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kftrainer.api.v1alpha1.Metric;
 import io.kftrainer.api.v1alpha1.RuntimeRef;
@@ -20,6 +15,7 @@ import io.kftrainer.apiserver.EmbeddedApiServer;
 import io.kftrainer.statusserver.history.MetricHistory;
 import io.kftrainer.statusserver.history.MetricPoint;
 import io.kftrainer.statusserver.history.MetricSeries;
+import io.kftrainer.ui.testing.OneNamespaceUser;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
@@ -90,17 +86,7 @@ class UiServerTest {
             List.of(new Metric().withName("loss").withValue(Double.toString(1.0 / (i + 1)))), 1_000L * i);
       }
     }
-    admin.serviceAccounts().inNamespace("team").resource(new ServiceAccountBuilder().withNewMetadata()
-        .withName("alice").endMetadata().build()).create();
-    admin.rbac().roles().inNamespace("team").resource(new RoleBuilder().withNewMetadata().withName("reader")
-        .endMetadata().withRules(new PolicyRuleBuilder().withApiGroups("trainer.kubeflow.org")
-            .withResources("trainjobs").withVerbs("get", "list", "watch").build()).build()).create();
-    admin.rbac().roleBindings().inNamespace("team").resource(new RoleBindingBuilder().withNewMetadata()
-        .withName("alice-reads").endMetadata().withNewRoleRef().withApiGroup("rbac.authorization.k8s.io")
-        .withKind("Role").withName("reader").endRoleRef().addNewSubject().withKind("ServiceAccount")
-        .withName("alice").withNamespace("team").endSubject().build()).create();
-    alice = admin.serviceAccounts().inNamespace("team").withName("alice").tokenRequest(new TokenRequestBuilder()
-        .withNewSpec().withExpirationSeconds(3600L).endSpec().build()).getStatus().getToken();
+    alice = OneNamespaceUser.create(admin, "team", "alice");
     ui = new UiServer(UiServer.Settings.loopback(0),
         new PassthroughUserApi(URI.create(api.loopbackConfig().getMasterUrl()), HttpClient.newHttpClient()),
         HISTORY);

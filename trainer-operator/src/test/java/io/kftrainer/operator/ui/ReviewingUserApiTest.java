@@ -4,11 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
-import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
-import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
-import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
-import io.fabric8.kubernetes.api.model.rbac.RoleBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.internal.SSLUtils;
@@ -22,6 +17,7 @@ import io.kftrainer.operator.ops.DelegatingAuth;
 import io.kftrainer.statusserver.history.ConfigMapMetricHistory;
 import io.kftrainer.statusserver.history.MetricHistory;
 import io.kftrainer.ui.UiServer;
+import io.kftrainer.ui.testing.OneNamespaceUser;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -67,17 +63,7 @@ class ReviewingUserApiTest {
           List.of(new Metric().withName("loss").withValue("0.5")), 1_000);
     }
     history.flush();
-    operator.serviceAccounts().inNamespace("team").resource(new ServiceAccountBuilder().withNewMetadata()
-        .withName("alice").endMetadata().build()).create();
-    operator.rbac().roles().inNamespace("team").resource(new RoleBuilder().withNewMetadata().withName("reader")
-        .endMetadata().withRules(new PolicyRuleBuilder().withApiGroups("trainer.kubeflow.org")
-            .withResources("trainjobs").withVerbs("get", "list", "watch").build()).build()).create();
-    operator.rbac().roleBindings().inNamespace("team").resource(new RoleBindingBuilder().withNewMetadata()
-        .withName("alice-reads").endMetadata().withNewRoleRef().withApiGroup("rbac.authorization.k8s.io")
-        .withKind("Role").withName("reader").endRoleRef().addNewSubject().withKind("ServiceAccount")
-        .withName("alice").withNamespace("team").endSubject().build()).create();
-    alice = operator.serviceAccounts().inNamespace("team").withName("alice").tokenRequest(new TokenRequestBuilder()
-        .withNewSpec().withExpirationSeconds(3600L).endSpec().build()).getStatus().getToken();
+    alice = OneNamespaceUser.create(operator, "team", "alice");
     Config config = operator.getConfiguration();
     ui = new UiServer(UiServer.Settings.loopback(0), new ReviewingUserApi(new DelegatingAuth(operator),
         URI.create(config.getMasterUrl()), HttpClient.newBuilder().sslContext(SSLUtils.sslContext(config)).build(),
