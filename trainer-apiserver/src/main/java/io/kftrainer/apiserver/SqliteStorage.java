@@ -1,10 +1,7 @@
 package io.kftrainer.apiserver;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -25,7 +22,7 @@ import java.util.List;
  * {@code local} keeps what it acknowledged, the wrong price (docs/benchmarks.md has the cost of {@code NORMAL}).
  *
  * <p>Schema: versioned with SQLite's own {@code PRAGMA user_version} and the {@link #MIGRATIONS} below, applied in
- * order in one transaction each. Flyway would do the same with a second library, a classpath scan at every start
+ * order in one transaction each ({@link SqliteDatabase}, which {@code local}'s metric history shares). Flyway would do the same with a second library, a classpath scan at every start
  * of {@code local} and its own history table, for one table and a counter; and {@code user_version} is what a newer
  * schema is recognised by, so an older version refuses a database it cannot read instead of misreading it.
  *
@@ -69,61 +66,16 @@ final class SqliteStorage implements Storage {
    * @throws IllegalStateException when the file was written by a newer schema, or is not a database of this server
    */
   static SqliteStorage open(Path file) {
+    Connection connection = SqliteDatabase.open(file, MIGRATIONS, "the database");
     try {
-      createPrivate(file);
-      SqliteNativeLibrary.provide(file.toAbsolutePath().getParent());
-      Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath());
+      return new SqliteStorage(file, connection);
+    } catch (SQLException e) {
       try {
-        try (Statement statement = connection.createStatement()) {
-          statement.execute("PRAGMA journal_mode = WAL");
-          statement.execute("PRAGMA synchronous = NORMAL");
-        }
-        migrate(file, connection);
-        connection.setAutoCommit(false);
-        return new SqliteStorage(file, connection);
-      } catch (SQLException | RuntimeException e) {
         connection.close();
-        throw e;
+      } catch (SQLException closing) {
+        e.addSuppressed(closing);
       }
-    } catch (SQLException e) {
       throw new IllegalStateException("cannot open the database " + file + ": " + e.getMessage(), e);
-    }
-  }
-
-  private static void createPrivate(Path file) {
-    try {
-      // SQLite gives its -wal and -shm files the database file's mode
-      PrivateFiles.createFile(file);
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot create the database " + file + ": " + e, e);
-    }
-  }
-
-  private static void migrate(Path file, Connection connection) throws SQLException {
-    int version;
-    try (Statement statement = connection.createStatement();
-         ResultSet result = statement.executeQuery("PRAGMA user_version")) {
-      version = result.getInt(1);
-    }
-    if (version > SCHEMA_VERSION) {
-      throw new IllegalStateException("the database " + file + " was written by a newer version of the trainer "
-          + "(schema " + version + "; this version reads schemas up to " + SCHEMA_VERSION + "): run that version, "
-          + "or start on another data directory");
-    }
-    connection.setAutoCommit(false);
-    try (Statement statement = connection.createStatement()) {
-      for (int next = version; next < SCHEMA_VERSION; next++) {
-        for (String sql : MIGRATIONS.get(next)) {
-          statement.execute(sql);
-        }
-        statement.execute("PRAGMA user_version = " + (next + 1));
-        connection.commit();
-      }
-    } catch (SQLException e) {
-      connection.rollback();
-      throw e;
-    } finally {
-      connection.setAutoCommit(true);
     }
   }
 

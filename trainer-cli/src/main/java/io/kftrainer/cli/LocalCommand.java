@@ -55,6 +55,14 @@ public final class LocalCommand implements Callable<Integer> {
           + " if free, else any free port).")
   private Integer port;
 
+  @Option(names = "--ui-port", paramLabel = "N",
+      description = "Port of the web UI on 127.0.0.1; 0 for any free port (default: " + LocalMode.DEFAULT_UI_PORT
+          + " if free, else any free port).")
+  private Integer uiPort;
+
+  @Option(names = "--no-ui", description = "Serve no web UI.")
+  private boolean noUi;
+
   @Option(names = "--kubeconfig-out", paramLabel = "FILE", defaultValue = LocalMode.DEFAULT_KUBECONFIG,
       description = "Where to write the kubeconfig for kubectl (default: ./${DEFAULT-VALUE}).")
   private Path kubeconfigOut;
@@ -149,6 +157,9 @@ public final class LocalCommand implements Callable<Integer> {
     if (port != null) {
       builder.port(port);
     }
+    if (!noUi) {
+      builder.ui(uiPort != null ? uiPort : LocalMode.DEFAULT_UI_PORT);
+    }
     if (faults != null) {
       builder.requestFilter(faults);
     }
@@ -241,6 +252,8 @@ public final class LocalCommand implements Callable<Integer> {
     PrintWriter out = streams.out();
     out.println("Kubeflow Trainer is running locally (started in " + millis + " ms):");
     out.println("  API server   " + local.url() + " (the kubeconfig's token is cluster-admin: keep it private)");
+    local.uiLoginLink().ifPresent(link ->
+        out.println("  UI           " + link + " (signs one browser in, once; keep it private)"));
     out.println("  runtimes     " + String.join(", ", local.runtimes()));
     out.println("  kubeconfig   " + local.kubeconfig());
     out.println("  data         " + local.dataDir().map(d -> d + " (kept across restarts; delete it to start "

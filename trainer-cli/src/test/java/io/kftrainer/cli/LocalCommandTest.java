@@ -41,6 +41,12 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -253,6 +259,20 @@ class LocalCommandTest {
         "\nOr with the Kubeflow SDK (pip install kubeflow), in Python started with that KUBECONFIG:\n"
             + "  from kubeflow.trainer import TrainerClient\n"
             + "  client = TrainerClient()\n");
+  }
+
+  @Test
+  void theBannerGivesTheUisOneTimeLoginLinkOnLoopback() throws Exception {
+    Matcher link = Pattern.compile(
+        "\n  UI           (http://127\\.0\\.0\\.1:\\d+/login\\?code=[A-Za-z0-9_-]{43}) \\(signs one browser in, once; "
+            + "keep it private\\)\n").matcher(OUT.toString());
+    assertThat(link.find()).as(OUT.toString()).isTrue();
+    HttpClient http = HttpClient.newHttpClient();
+    HttpResponse<String> first = http.send(HttpRequest.newBuilder(URI.create(link.group(1))).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertThat(first.statusCode()).isEqualTo(303);
+    assertThat(first.headers().firstValue("Set-Cookie")).hasValueSatisfying(cookie ->
+        assertThat(cookie).startsWith("kftrainer-ui=").contains("HttpOnly"));
   }
 
   @Test

@@ -16,12 +16,18 @@ import io.kftrainer.operator.app.OperatorConfig;
 import io.kftrainer.operator.app.TrainerOperator;
 import io.kftrainer.operator.plugins.OperatorPlugins;
 import io.kftrainer.operator.app.TrainJobStatusFeature;
+import io.kftrainer.statusserver.history.MetricHistory;
+import io.kftrainer.ui.PassthroughUserApi;
+import io.kftrainer.ui.UiServer;
+import io.kftrainer.ui.UserApi;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,8 +38,11 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
@@ -66,6 +75,8 @@ import org.slf4j.LoggerFactory;
  *   <li>reports TrainJob and OptimizationJob progress ({@link TrainJobProgress}, {@link OptimizationJobProgress})
  *       and runs pods ({@link LocalExecutor}, with {@link Builder#execute}): both started beside the operator, each
  *       on a thread of its own, and awaited with it;</li>
+ *   <li>keeps the metrics the trainings report in its data directory ({@link SqliteMetricHistory}) and, with
+ *       {@link Builder#ui}, serves the web UI on 127.0.0.1, reading with each signed-in user's own token;</li>
  *   <li>writes the kubeconfig. The server itself
  *       defaults custom resources from their CRDs' schemas and collects the children of deleted TrainJobs
  *       (ownerReferences), as kube-apiserver and its garbage collector do.</li>
@@ -82,6 +93,8 @@ public final class LocalMode implements AutoCloseable {
 
   /** The API server's port when none is asked for, if free (else an ephemeral port). */
   public static final int DEFAULT_PORT = 8001;
+  /** The UI's port when none is asked for, if free (else an ephemeral port). */
+  public static final int DEFAULT_UI_PORT = 8002;
   public static final String DEFAULT_KUBECONFIG = "trainer-local.kubeconfig";
   /** The field manager of what local mode applies: its own objects and the files of {@code --apply}. */
   public static final String FIELD_MANAGER = ClusterBootstrap.FIELD_MANAGER;
@@ -98,6 +111,8 @@ public final class LocalMode implements AutoCloseable {
   private OperatorConfig config;
   private Path kubeconfig;
   private List<String> runtimes = List.of();
+  private SqliteMetricHistory metricHistory;
+  private UiServer ui;
   // volatile: the API server reads it from its request threads to serve pod logs
   private volatile LocalExecutor executor;
 
@@ -150,7 +165,10 @@ public final class LocalMode implements AutoCloseable {
         ? server.loopbackConfig() : withDefaultRetries(server.loopbackConfig()), config, metrics);
     resources.add(operatorClient);
     TrainJobProgress progress = new TrainJobProgress(options.out);
+    metricHistory = SqliteMetricHistory.open(server.dataDirectory(), MetricHistory.POINTS_PER_SERIES);
+    resources.add(metricHistory);
     TrainerOperator.Builder builder = TrainerOperator.builder(config, operatorClient)
+        .metricHistory(metricHistory)
         .meterRegistry(metrics)
         .identity(IDENTITY)
         .plugins(plugins)
@@ -184,7 +202,45 @@ public final class LocalMode implements AutoCloseable {
       options.requestFilter.enable(true);
       LOG.info("Filtering the API server's requests: {}", options.requestFilter);
     }
+    if (options.uiPort.isPresent()) {
+      ui = startUi(options.uiPort.get());
+      resources.add(ui);
+    }
     kubeconfig = server.writeKubeconfig(options.kubeconfig).toAbsolutePath();
+  }
+
+  /**
+   * The web UI on 127.0.0.1: every read made with the signed-in user's own token on the API server's loopback
+   * listener, so the API server's RBAC decides what each user sees.
+   */
+  private UiServer startUi(int port) {
+    ExecutorService relayThreads = uiClientThreads();
+    resources.add(relayThreads::shutdownNow);
+    UserApi users = new PassthroughUserApi(URI.create(server.loopbackConfig().getMasterUrl()),
+        HttpClient.newBuilder().executor(relayThreads).build());
+    for (int attempt : port == 0 ? List.of(0) : List.of(port, 0)) {
+      UiServer starting = new UiServer(UiServer.Settings.loopback(attempt), users, metricHistory);
+      try {
+        starting.start();
+        return starting;
+      } catch (IOException e) {
+        if (attempt == 0 || !isInUse(port)) {
+          throw new IllegalStateException("cannot serve the UI on " + LOCALHOST + ":" + attempt + ": " + e, e);
+        }
+        LOG.info("Port {} is in use: serving the UI on an ephemeral port", port);
+      }
+    }
+    throw new IllegalStateException("unreachable");
+  }
+
+  /** The UI's client copies watches and logs to browsers on these threads, not one per stream. */
+  private static ExecutorService uiClientThreads() {
+    AtomicInteger count = new AtomicInteger();
+    return Executors.newFixedThreadPool(2, runnable -> {
+      Thread thread = new Thread(runnable, "ui-relay-" + count.incrementAndGet());
+      thread.setDaemon(true);
+      return thread;
+    });
   }
 
   /**
@@ -204,8 +260,11 @@ public final class LocalMode implements AutoCloseable {
       options.out.accept("kept from the previous run: " + kept);
     }
     trainJobs.addEventHandler(progress);
+    MetricHistoryCleanup cleanup = new MetricHistoryCleanup(metricHistory);
+    trainJobs.addEventHandler(cleanup);
     watches.add(trainJobs::close);
     trainJobs.start().toCompletableFuture().join();
+    cleanup.synced();
     SharedIndexInformer<OptimizationJob> optimizationJobs = client.resources(OptimizationJob.class).inAnyNamespace()
         .runnableInformer(0);
     optimizationJobs.addEventHandler(optimizationProgress);
@@ -351,6 +410,24 @@ public final class LocalMode implements AutoCloseable {
     return Optional.ofNullable(executor);
   }
 
+  /** The web UI, unless it is off ({@link Builder#ui}). */
+  public Optional<UiServer> ui() {
+    return Optional.ofNullable(ui);
+  }
+
+  /**
+   * A link that signs a browser into the UI with the kubeconfig's token, once (as Jupyter's banner link does);
+   * empty when the UI is off.
+   */
+  public Optional<String> uiLoginLink() {
+    return ui().map(running -> running.loginLink(server.bearerToken()));
+  }
+
+  /** Every metric the trainings reported, kept beside the API server's state. */
+  public MetricHistory metricHistory() {
+    return metricHistory;
+  }
+
   /** The embedded API server. */
   public EmbeddedApiServer apiServer() {
     return server;
@@ -437,8 +514,18 @@ public final class LocalMode implements AutoCloseable {
     private List<io.kftrainer.executor.Gpu> gpus = List.of();
     private RequestFilter requestFilter;
     private Optional<Path> dataDir = Optional.empty();
+    private Optional<Integer> uiPort = Optional.empty();
 
     private Builder() {
+    }
+
+    /**
+     * Serve the web UI on 127.0.0.1: {@code port} if free ({@link #DEFAULT_UI_PORT} by {@code local}'s default),
+     * else any free port; 0 for any free port. Default off.
+     */
+    public Builder ui(int port) {
+      this.uiPort = Optional.of(port);
+      return this;
     }
 
     /**

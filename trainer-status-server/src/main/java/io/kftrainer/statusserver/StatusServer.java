@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kftrainer.api.v1alpha1.TrainerStatus;
 import io.kftrainer.api.v1alpha1.UpdateTrainJobStatusRequest;
 import io.kftrainer.http.EarlyAnswers;
+import io.kftrainer.statusserver.history.MetricHistory;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -57,7 +58,8 @@ import org.slf4j.LoggerFactory;
  *       {@code Invalid payload}; no {@code trainerStatus}: 200, nothing written, as upstream;</li>
  *   <li>the apply: a TrainJob that does not exist 404; what the API server's validation refuses 422 with its
  *       message (e.g. {@code progressPercentage} over 100); anything else 500. Success: 200 with the request as
- *       applied ({@code lastUpdatedTime} normalised to seconds in UTC, as upstream's {@code metav1.Time}).</li>
+ *       applied ({@code lastUpdatedTime} normalised to seconds in UTC, as upstream's {@code metav1.Time}); its
+ *       metrics are added to the {@link MetricHistory} (our addition).</li>
  * </ol>
  *
  * <p>Threads: the JDK's HTTPS server with {@value #THREADS} named threads and at most {@value #QUEUE} requests
@@ -91,6 +93,8 @@ public final class StatusServer implements AutoCloseable {
   private final TokenAuthenticator authenticator;
   private final TrainerStatusApplier applier;
   private final TrainJobRateLimiter limiter;
+  private final TrainJobs trainJobs;
+  private final MetricHistory history;
   private final ObjectMapper json;
   private volatile HttpsServer server;
   private ThreadPoolExecutor executor;
@@ -101,13 +105,30 @@ public final class StatusServer implements AutoCloseable {
    */
   public StatusServer(Settings settings, SSLContext tls, TokenAuthenticator authenticator, KubernetesClient client,
       TrainJobs trainJobs) {
-    this(settings, tls, authenticator, client, trainJobs, code -> { });
+    this(settings, tls, authenticator, client, trainJobs, code -> { }, MetricHistory.none());
   }
 
   /** As above, telling {@code answered} the HTTP status of every answer (the operator's metrics). */
   public StatusServer(Settings settings, SSLContext tls, TokenAuthenticator authenticator, KubernetesClient client,
       TrainJobs trainJobs, IntConsumer answered) {
+    this(settings, tls, authenticator, client, trainJobs, answered, MetricHistory.none());
+  }
+
+  /** As above, keeping every accepted report's metrics in {@code history}. */
+  public StatusServer(Settings settings, SSLContext tls, TokenAuthenticator authenticator, KubernetesClient client,
+      TrainJobs trainJobs, MetricHistory history) {
+    this(settings, tls, authenticator, client, trainJobs, code -> { }, history);
+  }
+
+  /**
+   * @param answered told the HTTP status of every answer (the operator's metrics)
+   * @param history where every accepted report's metrics are kept
+   */
+  public StatusServer(Settings settings, SSLContext tls, TokenAuthenticator authenticator, KubernetesClient client,
+      TrainJobs trainJobs, IntConsumer answered, MetricHistory history) {
     this.answered = Objects.requireNonNull(answered, "answered");
+    this.trainJobs = Objects.requireNonNull(trainJobs, "trainJobs");
+    this.history = Objects.requireNonNull(history, "history");
     this.settings = Objects.requireNonNull(settings, "settings");
     this.tls = Objects.requireNonNull(tls, "tls");
     this.authenticator = Objects.requireNonNull(authenticator, "authenticator");
@@ -250,6 +271,9 @@ public final class StatusServer implements AutoCloseable {
       return Answer.failure(500, "InternalError", "Internal error");
     }
     if (outcome.code() == 200) {
+      String uid = trainJobs.get(namespace, name).map(trainJob -> trainJob.getMetadata().getUid()).orElse("");
+      history.record(namespace, name, uid == null ? "" : uid, request.getTrainerStatus().getMetrics(),
+          System.currentTimeMillis());
       return Answer.ok(json.writeValueAsString(request));
     }
     if (outcome.code() == 404) {

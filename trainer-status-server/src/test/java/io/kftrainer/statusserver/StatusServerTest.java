@@ -116,6 +116,39 @@ class StatusServerTest {
   }
 
   @Test
+  void everyAcceptedReportsMetricsGoIntoTheHistoryTheRefusedNot() throws Exception {
+    server.close();
+    java.util.List<String> recorded = new java.util.concurrent.CopyOnWriteArrayList<>();
+    server = new StatusServer(new StatusServer.Settings(new InetSocketAddress("127.0.0.1", 0), 5, 10),
+        tls.server(), JwksTokenAuthenticator.discover(client, Clock.systemUTC()), client,
+        (namespace, name) -> Optional.ofNullable(client.resources(TrainJob.class).inNamespace(namespace)
+            .withName(name).get()),
+        new io.kftrainer.statusserver.history.MetricHistory() {
+          @Override
+          public void record(String namespace, String name, String uid, List<Metric> metrics, long timeMillis) {
+            recorded.add(namespace + "/" + name + " " + uid + " " + metrics.get(0).getValue());
+          }
+
+          @Override
+          public java.util.Map<String, List<io.kftrainer.statusserver.history.MetricPoint>> series(
+              String namespace, String name, String uid) {
+            return java.util.Map.of();
+          }
+        });
+    server.start();
+    String uid = client.resources(TrainJob.class).inNamespace("team").withName("a").get().getMetadata().getUid();
+
+    post("team", "a", token("team", "a"), UPDATE);
+    post("team", "a", token("team", "a"), UPDATE); // unchanged: not written, still a report
+    post("team", "a", token("team", "b"), UPDATE);
+    post("team", "a", token("team", "a"),
+        "{\"trainerStatus\": {\"progressPercentage\": 150, \"metrics\": [{\"name\": \"loss\", \"value\": \"1\"}], "
+            + "\"lastUpdatedTime\": \"2026-01-23T10:30:45Z\"}}");
+
+    assertThat(recorded).containsExactly("team/a " + uid + " 0.031", "team/a " + uid + " 0.031");
+  }
+
+  @Test
   void anUpdateReplacesTheTrainerStatusItDoesNotMergeIntoIt() throws Exception {
     post("team", "a", token("team", "a"), UPDATE);
 

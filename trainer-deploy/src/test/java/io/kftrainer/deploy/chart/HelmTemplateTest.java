@@ -272,6 +272,32 @@ class HelmTemplateTest {
         .containsEntry("traffic.sidecar.istio.io/excludeInboundPorts", "9443,15020");
   }
 
+  @Test
+  void theWebUiIsOffUnlessEnabledThenServedOnItsPortWithTheReadsItMakesForItsUsers() throws IOException {
+    Rendered off = Renders.chart();
+    assertThat(manager(off).getSpec().getTemplate().getSpec().getContainers().get(0).getArgs())
+        .noneMatch(arg -> arg.startsWith("--ui-port"));
+    Rendered on = Renders.chart("--set", "ui.enabled=true");
+    assertThat(manager(on).getSpec().getTemplate().getSpec().getContainers().get(0).getArgs())
+        .contains("--ui-port=8444");
+    assertThat(manager(on).getSpec().getTemplate().getSpec().getContainers().get(0).getPorts())
+        .anySatisfy(port -> assertThat(port.getContainerPort()).isEqualTo(8444));
+    Service service = on.get(Service.class, "kubeflow-trainer-controller-manager-ui");
+    assertThat(service.getSpec().getPorts()).singleElement().satisfies(port -> {
+      assertThat(port.getPort()).isEqualTo(8444);
+      assertThat(port.getTargetPort().getStrVal()).isEqualTo("ui");
+    });
+    // a session lives in the manager that opened it
+    assertThat(service.getSpec().getSessionAffinity()).isEqualTo("ClientIP");
+    assertThat(off.find(Service.class, "kubeflow-trainer-controller-manager-ui")).isEmpty();
+    assertThat(on.get(Service.class, "kubeflow-trainer-controller-manager").getSpec().getPorts())
+        .noneSatisfy(port -> assertThat(port.getName()).isEqualTo("ui"));
+    assertThat(on.get(ClusterRole.class, "kubeflow-trainer-controller-manager-workloads").getRules())
+        .anySatisfy(rule -> assertThat(rule.getResources()).containsExactly("pods/log"));
+    assertThat(off.get(ClusterRole.class, "kubeflow-trainer-controller-manager-workloads").getRules())
+        .noneSatisfy(rule -> assertThat(rule.getResources()).contains("pods/log"));
+  }
+
   private static Deployment manager(Rendered rendered) {
     return rendered.get(Deployment.class, "kubeflow-trainer-controller-manager");
   }

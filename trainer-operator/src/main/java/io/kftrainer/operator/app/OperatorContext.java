@@ -6,6 +6,7 @@ import io.kftrainer.framework.spi.ObjectLookup;
 import io.kftrainer.webhook.cert.WebhookCertificates;
 import io.kftrainer.operator.plugins.OperatorPlugins;
 import io.kftrainer.runtime.RuntimeResolver;
+import io.kftrainer.statusserver.history.MetricHistory;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.function.BooleanSupplier;
 
@@ -24,8 +25,11 @@ import java.util.function.BooleanSupplier;
  * @param leader whether this process holds the leader-election Lease (always true without leader election)
  * @param webhookCertificates the webhook's TLS certificates, as {@code config} asks for them: started by the webhook
  *     server, and presented by the status server too
+ * @param metricHistory where the status server keeps the metrics reported, and the UI reads them: by default the
+ *     TrainJobs' ConfigMaps, written in batches
  */
 public record OperatorContext(OperatorConfig config, KubernetesClient client, OperatorPlugins plugins,
     PhaseRunner runner, ObjectLookup cluster, RuntimeResolver runtimes, MeterRegistry meterRegistry,
-    HealthChecks readiness, HealthChecks liveness, BooleanSupplier leader, WebhookCertificates webhookCertificates) {
+    HealthChecks readiness, HealthChecks liveness, BooleanSupplier leader, WebhookCertificates webhookCertificates,
+    MetricHistory metricHistory) {
 }

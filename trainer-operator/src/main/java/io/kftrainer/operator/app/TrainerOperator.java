@@ -13,6 +13,7 @@ import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
 import io.javaoperatorsdk.operator.processing.Controller;
 import io.javaoperatorsdk.operator.processing.retry.GenericRetry;
+import io.kftrainer.api.v1alpha1.TrainJob;
 import io.kftrainer.api.v1alpha1.TrainerConstants;
 import io.kftrainer.framework.runner.PhaseRunner;
 import io.kftrainer.framework.runner.PluginCalls;
@@ -35,10 +36,13 @@ import io.kftrainer.operator.metrics.TrainJobLifecycleMetrics;
 import io.kftrainer.operator.metrics.TrainJobStateMetrics;
 import io.kftrainer.operator.optimization.OptimizationJobReconciler;
 import io.kftrainer.operator.plugins.OperatorPlugins;
+import io.kftrainer.statusserver.history.ConfigMapMetricHistory;
+import io.kftrainer.statusserver.history.MetricHistory;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -72,6 +76,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class TrainerOperator {
 
+  /** How often the status server's metric history is written into the TrainJobs' ConfigMaps, on a cluster. */
+  public static final Duration METRIC_HISTORY_FLUSH = Duration.ofSeconds(10);
   private static final Logger LOG = LoggerFactory.getLogger(TrainerOperator.class);
 
   /** Why the operator stopped. */
@@ -120,7 +126,11 @@ public final class TrainerOperator {
     this.identity = builder.identity != null ? builder.identity : "trainer-operator_" + UUID.randomUUID();
     this.runtimes = new CachedRuntimeResolver(cache, client.getKubernetesSerialization());
     OperatorContext context = new OperatorContext(config, client, plugins, runner, cache, runtimes, meterRegistry,
-        readiness, liveness, this::isLeader, WebhookComponent.certificates(config, client, clock));
+        readiness, liveness, this::isLeader, WebhookComponent.certificates(config, client, clock),
+        builder.metricHistory != null ? builder.metricHistory : new ConfigMapMetricHistory(client,
+            (namespace, name) -> cache.get(TrainJob.class, namespace, name).map(t -> t.getMetadata().getUid()),
+            METRIC_HISTORY_FLUSH,
+            MetricHistory.POINTS_PER_SERIES));
     builder.componentFactories.forEach(factory -> components.add(factory.create(context)));
   }
 
@@ -460,6 +470,7 @@ public final class TrainerOperator {
     private String identity;
     private ObjectsCreated objectsCreated = ObjectsCreated.NONE;
     private JobSetRestarts.Listener restartsListener = JobSetRestarts.Listener.NONE;
+    private MetricHistory metricHistory;
 
     private Builder(OperatorConfig config, KubernetesClient client) {
       this.config = Objects.requireNonNull(config, "config");
@@ -499,6 +510,15 @@ public final class TrainerOperator {
     /** Told of each JobSet restart the TrainJob controller reports ({@code local}'s progress line). */
     public Builder restartsListener(JobSetRestarts.Listener listener) {
       this.restartsListener = Objects.requireNonNull(listener, "listener");
+      return this;
+    }
+
+    /**
+     * Where the status server keeps the metrics reported ({@code local}'s database); default the TrainJobs'
+     * ConfigMaps, written every {@link #METRIC_HISTORY_FLUSH}.
+     */
+    public Builder metricHistory(MetricHistory history) {
+      this.metricHistory = Objects.requireNonNull(history, "history");
       return this;
     }
 

@@ -14,6 +14,7 @@ import io.kftrainer.operator.config.FeatureGates;
 import io.kftrainer.operator.ops.MetricsServer;
 import io.kftrainer.operator.ops.OpsServer;
 import io.kftrainer.operator.status.StatusServerComponent;
+import io.kftrainer.operator.ui.UiComponent;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.nio.file.Path;
@@ -145,6 +146,11 @@ public final class RunCommand implements Callable<Integer> {
       description = "TrainJobs reconciled in parallel (default: ${DEFAULT-VALUE}).")
   private int trainJobConcurrency;
 
+  @Option(names = "--ui-port", paramLabel = "PORT", defaultValue = "0",
+      description = "HTTPS port of the web UI on --bind-address, with the webhook's certificate; each user signs "
+          + "in with a bearer token of their own and sees what their RBAC allows (default: ${DEFAULT-VALUE}, off).")
+  private int uiPort;
+
   @Option(names = "--bind-address", paramLabel = "ADDRESS", defaultValue = OperatorConfig.DEFAULT_BIND_ADDRESS,
       description = "Address the webhook, health and metrics servers listen on (default: ${DEFAULT-VALUE}, every "
           + "interface).")
@@ -239,6 +245,9 @@ public final class RunCommand implements Callable<Integer> {
           .identity(identity())
           .plugins(plugins.load(config));
       components().forEach(builder::component);
+      if (uiPort > 0) {
+        builder.component(UiComponent.factory(uiPort));
+      }
       TrainerOperator operator = builder.build();
       AtomicBoolean running = new AtomicBoolean(true);
       Runtime.getRuntime().addShutdownHook(new Thread(() -> {

@@ -5,7 +5,9 @@ import io.fabric8.kubernetes.api.model.authentication.TokenReviewBuilder;
 import io.fabric8.kubernetes.api.model.authentication.TokenReviewStatus;
 import io.fabric8.kubernetes.api.model.authentication.UserInfo;
 import io.fabric8.kubernetes.api.model.authorization.v1.SubjectAccessReview;
+import io.fabric8.kubernetes.api.model.authorization.v1.ResourceAttributes;
 import io.fabric8.kubernetes.api.model.authorization.v1.SubjectAccessReviewBuilder;
+import io.fabric8.kubernetes.api.model.authorization.v1.SubjectAccessReviewSpecBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.nio.charset.StandardCharsets;
@@ -21,6 +23,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 
 /**
  * Who may read an endpoint, decided by the API server as controller-runtime's
@@ -86,6 +89,23 @@ public final class DelegatingAuth {
    * @param authorization the header's value, or null
    */
   public Decision check(String authorization, String method, String path) {
+    String verb = method.toLowerCase(Locale.ROOT);
+    return check(authorization, verb + "\n" + path, spec -> spec.withNewNonResourceAttributes().withVerb(verb)
+        .withPath(path).endNonResourceAttributes());
+  }
+
+  /**
+   * Whether the request with this {@code Authorization} header may do what {@code attributes} say (a read the web UI
+   * makes for its user).
+   */
+  public Decision check(String authorization, ResourceAttributes attributes) {
+    return check(authorization, String.join("\n", attributes.getVerb(), Objects.toString(attributes.getGroup(), ""),
+            attributes.getResource(), Objects.toString(attributes.getSubresource(), ""),
+            Objects.toString(attributes.getNamespace(), ""), Objects.toString(attributes.getName(), "")),
+        spec -> spec.withResourceAttributes(attributes));
+  }
+
+  private Decision check(String authorization, String what, UnaryOperator<SubjectAccessReviewSpecBuilder> access) {
     if (authorization == null || !authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())
         || authorization.substring(BEARER.length()).isBlank()) {
       return new Unauthenticated();
@@ -100,10 +120,19 @@ public final class DelegatingAuth {
       return new Unauthenticated();
     }
     try {
-      return authorize(user.get(), method.toLowerCase(Locale.ROOT), path);
+      return authorize(user.get(), what, access);
     } catch (KubernetesClientException e) {
       return new Failed("Authorization for user " + user.get().getUsername() + " failed");
     }
+  }
+
+  /**
+   * The user a bearer token belongs to, empty when the API server does not accept it.
+   *
+   * @throws KubernetesClientException when the review cannot be made
+   */
+  public Optional<UserInfo> user(String token) {
+    return authenticate(token);
   }
 
   private Optional<UserInfo> authenticate(String token) {
@@ -121,26 +150,25 @@ public final class DelegatingAuth {
     return user;
   }
 
-  private Decision authorize(UserInfo user, String verb, String path) {
+  private Decision authorize(UserInfo user, String what, UnaryOperator<SubjectAccessReviewSpecBuilder> access) {
     String key = String.join("\n", Objects.toString(user.getUsername(), ""), Objects.toString(user.getUid(), ""),
-        String.valueOf(user.getGroups()), String.valueOf(user.getExtra()), verb, path);
-    Decision cached = cached(access, key);
+        String.valueOf(user.getGroups()), String.valueOf(user.getExtra()), what);
+    Decision cached = cached(this.access, key);
     if (cached != null) {
       return cached;
     }
+    SubjectAccessReviewSpecBuilder spec = new SubjectAccessReviewSpecBuilder()
+        .withUser(user.getUsername())
+        .withUid(user.getUid())
+        .withGroups(user.getGroups() == null ? List.of() : user.getGroups())
+        .withExtra(user.getExtra());
     SubjectAccessReview review = client.authorization().v1().subjectAccessReview().create(
-        new SubjectAccessReviewBuilder().withNewSpec()
-            .withUser(user.getUsername())
-            .withUid(user.getUid())
-            .withGroups(user.getGroups() == null ? List.of() : user.getGroups())
-            .withExtra(user.getExtra())
-            .withNewNonResourceAttributes().withVerb(verb).withPath(path).endNonResourceAttributes()
-            .endSpec().build());
+        new SubjectAccessReviewBuilder().withSpec(access.apply(spec).build()).build());
     boolean allowed = review.getStatus() != null && Boolean.TRUE.equals(review.getStatus().getAllowed());
     Decision decision = allowed ? new Allowed(user.getUsername())
         : new Forbidden(user.getUsername(), review.getStatus() == null ? "" : Objects.toString(
             review.getStatus().getReason(), ""));
-    remember(access, key, decision, allowed ? ALLOW_TTL_SECONDS : DENY_TTL_SECONDS);
+    remember(this.access, key, decision, allowed ? ALLOW_TTL_SECONDS : DENY_TTL_SECONDS);
     return decision;
   }
 

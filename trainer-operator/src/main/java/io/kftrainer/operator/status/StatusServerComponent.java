@@ -13,6 +13,7 @@ import io.kftrainer.statusserver.JwksTokenAuthenticator;
 import io.kftrainer.statusserver.StatusServer;
 import io.kftrainer.statusserver.TokenAuthenticator;
 import io.kftrainer.statusserver.TokenReviewAuthenticator;
+import io.kftrainer.statusserver.history.ConfigMapMetricHistory;
 import java.net.InetSocketAddress;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -33,6 +34,9 @@ import org.slf4j.LoggerFactory;
  *       controller's TrainJob cache and not written.</li>
  *   <li>The webhook certificate Secret, whose {@code ca.crt} the TrainJobStatus plugin copies into each TrainJob's
  *       {@code <trainjob>-tls-config}, is cached (that one Secret, watched by name) and served to the plugins.</li>
+ *   <li>Metrics: every accepted report's into {@link OperatorContext#metricHistory()}; the TrainJobs' ConfigMaps
+ *       ({@link ConfigMapMetricHistory}) are written in batches while the server runs, and once more when it
+ *       stops.</li>
  *   <li>Readiness check {@value #READINESS_CHECK}: the server listens.</li>
  * </ul>
  */
@@ -43,6 +47,7 @@ public final class StatusServerComponent implements OperatorComponent {
 
   private final OperatorContext context;
   private StatusServer server;
+  private ConfigMapMetricHistory batches;
   private SharedIndexInformer<Secret> caSecret;
 
   private StatusServerComponent(OperatorContext context) {
@@ -77,6 +82,10 @@ public final class StatusServerComponent implements OperatorComponent {
           + "there yet: start it after the webhook server");
     }
     watchCaSecret(config);
+    if (context.metricHistory() instanceof ConfigMapMetricHistory history) {
+      batches = history;
+      batches.start();
+    }
     server = new StatusServer(
         new StatusServer.Settings(new InetSocketAddress(config.bindAddress(), config.statusServerPort()),
             config.statusServerQps(), config.statusServerBurst()),
@@ -84,7 +93,8 @@ public final class StatusServerComponent implements OperatorComponent {
         authenticator(),
         context.client(),
         (namespace, name) -> context.cluster().get(TrainJob.class, namespace, name),
-        new StatusServerMetrics(context.meterRegistry()));
+        new StatusServerMetrics(context.meterRegistry()),
+        context.metricHistory());
     server.start();
   }
 
@@ -123,6 +133,9 @@ public final class StatusServerComponent implements OperatorComponent {
   public synchronized void stop() {
     if (server != null) {
       server.close();
+    }
+    if (batches != null) {
+      batches.close();
     }
     if (caSecret != null) {
       caSecret.close();
