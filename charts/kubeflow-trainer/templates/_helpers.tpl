@@ -188,10 +188,7 @@ JAVA_TOOL_OPTIONS in manager.env would replace the image's (its class-data archi
 
 {{/* "true" when a default runtime is switched on, else empty. */}}
 {{- define "trainer.runtimes.any" -}}
-{{- $r := .Values.runtimes }}
-{{- if or $r.defaultEnabled $r.torchDistributed.enabled $r.deepspeedDistributed.enabled $r.mlxDistributed.enabled
-      $r.jaxDistributed.enabled $r.xgboostDistributed.enabled $r.torchtuneDistributed.llama3_2_1B.enabled
-      $r.torchtuneDistributed.llama3_2_3B.enabled $r.torchtuneDistributed.qwen2_5_1_5B.enabled }}true{{ end }}
+{{- if include "trainer.runtimes" . | fromYamlArray }}true{{ end }}
 {{- end }}
 
 {{/*

@@ -146,9 +146,7 @@ class BurstBenchmark {
                   .inNamespace(NAMESPACE).list().getItems().size() == BURST) {
                 jobSetsAt[0] = (System.nanoTime() - start) / 1e9;
               }
-              return jobSetsAt[0] > 0 && lab.admin().genericKubernetesResources("trainer.kubeflow.org/v1alpha1",
-                  "TrainJob").inNamespace(NAMESPACE).list().getItems().stream().filter(BurstBenchmark::complete)
-                  .count() == BURST;
+              return jobSetsAt[0] > 0 && allComplete(lab);
             });
         double completeAt = (System.nanoTime() - start) / 1e9;
         double cpu = (component.info().totalCpuDuration().orElse(Duration.ZERO).minus(cpuBefore)).toMillis() / 1e3;
@@ -162,9 +160,13 @@ class BurstBenchmark {
         requests.entrySet().stream().filter(e -> e.getValue() / BURST >= 0.05)
             .sorted((a, b) -> Double.compare(b.getValue(), a.getValue()))
             .forEach(e -> perTrainJob.append(String.format(" %s %.2f;", e.getKey(), e.getValue() / BURST)));
-        // the controller's own writes while nothing happens (a fixed window, not a wait for anything)
+        // the controller's own writes while nothing happens: every TrainJob stays Complete for the whole window
         Map<String, Double> writesBefore = writes(exposition);
-        Thread.sleep(Duration.ofMinutes(IDLE_MINUTES).toMillis());
+        if (IDLE_MINUTES > 0) {
+          Duration idle = Duration.ofMinutes(IDLE_MINUTES);
+          Awaitility.await("every TrainJob still Complete after " + IDLE_MINUTES + " idle minutes").during(idle)
+              .atMost(idle.plusMinutes(1)).pollInterval(Duration.ofSeconds(10)).until(() -> allComplete(lab));
+        }
         Map<String, Double> idleWrites = writes(scrape(metrics, trust));
         idleWrites.replaceAll((method, count) -> count - writesBefore.getOrDefault(method, 0.0));
         idleWrites.values().removeIf(count -> count == 0);
@@ -190,6 +192,11 @@ class BurstBenchmark {
           trainer:
             numNodes: 2
         """.formatted(name), GenericKubernetesResource.class);
+  }
+
+  private static boolean allComplete(Lab lab) {
+    return lab.admin().genericKubernetesResources("trainer.kubeflow.org/v1alpha1", "TrainJob").inNamespace(NAMESPACE)
+        .list().getItems().stream().filter(BurstBenchmark::complete).count() == BURST;
   }
 
   private static boolean complete(GenericKubernetesResource trainJob) {

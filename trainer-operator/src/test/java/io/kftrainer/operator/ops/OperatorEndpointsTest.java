@@ -155,9 +155,12 @@ class OperatorEndpointsTest {
     cluster.client().resources(TrainJob.class).inNamespace(ns).withName("done").delete();
     UpstreamManagerMetrics pr = UpstreamManagerMetrics.read(UpstreamManagerMetrics.PR_3433);
 
+    // the gauges are counted from the caches every few seconds, and a family without series is not served: the
+    // scrape is taken once a count has seen this namespace's TrainJobs, as well as the deletion
     Exposition exposition = Exposition.parse(await().atMost(TestCluster.TIMEOUT).until(
         OperatorEndpointsTest::scrape, body -> body.contains("kubeflow_trainer_trainjobs_deleted_total{namespace=\""
-            + ns + "\"")));
+            + ns + "\"") && body.lines().anyMatch(line -> line.startsWith("kubeflow_trainer_trainjobs_active{")
+            && line.contains("namespace=\"" + ns + "\""))));
 
     assertServes(exposition, pr);
     Map<String, String> inNamespace = Map.of("namespace", ns, "runtime", "TrainingRuntime");
