@@ -277,21 +277,22 @@ public final class TrainJobReconciler implements Reconciler<TrainJob> {
   }
 
   /**
-   * Computes the status from the build's outcome, writes it if it changed, records an Event per condition
-   * transition and deletes the JobSet of a TrainJob that failed on its deadline (on every reconcile until it is
-   * gone: a delete that failed is tried again).
+   * Computes the status from the build's outcome, writes it if it changed and records an Event per condition
+   * transition. The JobSet of a TrainJob that failed on its deadline is deleted first (on every reconcile until it
+   * is gone: a delete that failed is tried again), as upstream does: whoever sees {@code Failed DeadlineExceeded}
+   * no longer finds the JobSet.
    */
   private PostExecutionResult reportStatus(TrainJob trainJob, BuildOutcome outcome, Context<TrainJob> context,
       RunPolicy runPolicy) {
     Instant now = clock.instant();
     TrainJobPhase before = TrainJobPhase.of(trainJob.getStatus());
     PostExecutionResult result = runner.runPostExecution(trainJob, outcome, cache, now, runPolicy);
-    status.write(trainJob, result.status(), context);
-    lifecycle.statusWritten(trainJob, before, result.status(), result.transitions(), now);
-    events.transitions(trainJob, result.transitions());
     if (result.deadlineExceeded()) {
       children.deleteIfPresent(JobSet.class, trainJob);
     }
+    status.write(trainJob, result.status(), context);
+    lifecycle.statusWritten(trainJob, before, result.status(), result.transitions(), now);
+    events.transitions(trainJob, result.transitions());
     return result;
   }
 
