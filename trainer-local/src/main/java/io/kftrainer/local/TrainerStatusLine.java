@@ -24,8 +24,13 @@ final class TrainerStatusLine {
     if (status.getProgressPercentage() != null) {
       parts.add(status.getProgressPercentage() + "%");
     }
-    if (status.getEstimatedRemainingSeconds() != null) {
-      parts.add("(about " + duration(status.getEstimatedRemainingSeconds()) + " left)");
+    Integer left = status.getEstimatedRemainingSeconds();
+    boolean finished = status.getProgressPercentage() != null && status.getProgressPercentage() >= 100;
+    if (left != null && left > 0) {
+      parts.add("(about " + duration(left) + " left)");
+    } else if (left != null && !finished) {
+      // a fast training's first steps estimate the rest at 0 whole seconds: "about 0 s left" at 3% reads as a bug
+      parts.add("(under 1 s left)");
     }
     if (status.getMetrics() != null) {
       for (Metric metric : status.getMetrics()) {

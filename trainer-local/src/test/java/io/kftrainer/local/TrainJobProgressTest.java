@@ -108,6 +108,14 @@ class TrainJobProgressTest {
         "trainjob default/mnist: 90% (about 10 min left) loss=0.02 epoch=3");
   }
 
+  @Test
+  void anEstimateOfNoWholeSecondReadsUnderOneSecondUntilTheTrainingIsDone() {
+    assertThat(TrainerStatusLine.of(new TrainerStatus().withProgressPercentage(3).withEstimatedRemainingSeconds(0)))
+        .contains("3% (under 1 s left)");
+    assertThat(TrainerStatusLine.of(new TrainerStatus().withProgressPercentage(100).withEstimatedRemainingSeconds(0)))
+        .contains("100%");
+  }
+
   private static TrainJob withProgress(TrainJob trainJob, TrainerStatus status) {
     trainJob.getStatus().setTrainerStatus(status);
     return trainJob;

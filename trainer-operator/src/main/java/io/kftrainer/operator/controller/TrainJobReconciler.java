@@ -277,9 +277,10 @@ public final class TrainJobReconciler implements Reconciler<TrainJob> {
   }
 
   /**
-   * Computes the status from the build's outcome, writes it if it changed, records an Event per condition
-   * transition and deletes the JobSet of a TrainJob that failed on its deadline (on every reconcile until it is
-   * gone: a delete that failed is tried again).
+   * Computes the status from the build's outcome, writes it if it changed and records an Event per condition
+   * transition. The JobSet of a TrainJob that failed on its deadline is deleted first (on every reconcile until it
+   * is gone: a delete that failed is tried again), as upstream does: whoever sees {@code Failed DeadlineExceeded}
+   * no longer finds the JobSet.
    */
   private PostExecutionResult reportStatus(TrainJob trainJob, BuildOutcome outcome, Context<TrainJob> context,
       RunPolicy runPolicy) {
@@ -288,12 +289,12 @@ public final class TrainJobReconciler implements Reconciler<TrainJob> {
     PostExecutionResult result = runner.runPostExecution(trainJob, outcome, cache, now, runPolicy);
     restarts.nameFailedPod(result, cache.get(JobSet.class, trainJob.getMetadata().getNamespace(),
         trainJob.getMetadata().getName()));
-    status.write(trainJob, result.status(), context);
-    lifecycle.statusWritten(trainJob, before, result.status(), result.transitions(), now);
-    events.transitions(trainJob, result.transitions());
     if (result.deadlineExceeded()) {
       children.deleteIfPresent(JobSet.class, trainJob);
     }
+    status.write(trainJob, result.status(), context);
+    lifecycle.statusWritten(trainJob, before, result.status(), result.transitions(), now);
+    events.transitions(trainJob, result.transitions());
     return result;
   }
 

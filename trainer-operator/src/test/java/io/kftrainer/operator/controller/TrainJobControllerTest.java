@@ -272,7 +272,7 @@ class TrainJobControllerTest {
 
     assertThat(failed.getReason()).isEqualTo("DeadlineExceeded");
     assertThat(failed.getMessage()).isEqualTo("TrainJob exceeded its active deadline");
-    await().atMost(TestCluster.TIMEOUT).until(() -> cluster.jobSet(ns, "alpha").isEmpty());
+    assertThat(cluster.jobSet(ns, "alpha")).as("deleted before the status says Failed, as upstream does").isEmpty();
     awaitEvent(ns, "alpha", event -> {
       assertThat(event.getType()).isEqualTo("Warning");
       assertThat(event.getReason()).isEqualTo("DeadlineExceeded");
