@@ -16,6 +16,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.kftrainer.api.jobset.v1alpha2.JobSet;
 import io.kftrainer.api.v1alpha1.OptimizationJob;
 import io.kftrainer.api.v1alpha1.TrainJob;
+import io.kftrainer.e2e.support.GrafanaDashboard;
 import io.kftrainer.e2e.support.LocalOperator;
 import io.kftrainer.e2e.support.Locations;
 import io.kftrainer.e2e.support.Prometheus;
@@ -27,10 +28,14 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.Base64;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -42,21 +47,28 @@ import org.junit.jupiter.api.Test;
  * ServiceMonitor: HTTPS with the operator's CA (the webhook Secret's {@code ca.crt}) and the bearer token of a
  * ServiceAccount bound to {@code kubeflow-trainer-metrics-reader}, after a burst of TrainJobs that run, complete,
  * fail, suspend and restart (the JobSet controller played by the test). Then every query of the Grafana dashboard
- * returns series, every alert rule loads and evaluates, and every metric an alert reads has series. Skipped without
- * {@code /usr/bin/prometheus} ({@code .ci/run} installs it).
+ * returns series, every alert rule loads and evaluates, and every metric an alert reads has series; and every panel of
+ * the dashboard, drawn from the scrape as docs/monitoring.md shows it, has something to draw. Skipped without
+ * {@code /usr/bin/prometheus} (the drawing without {@code /usr/bin/chromium}; {@code .ci/run} installs both).
  */
 class PrometheusScrapeTest {
 
   private static final Path MONITORING = Locations.examplesDir().getParent().resolve("manifests/overlays/monitoring");
+  private static final Path DASHBOARD = MONITORING.resolve("kubeflow-trainer-dashboard.json");
   private static final String SERVER_NAME = "kubeflow-trainer-controller-manager.kubeflow-system.svc";
   private static final Duration SCRAPED = Duration.ofSeconds(90);
   private static final int BURST = 24;
+  /** Pixels: a plot lower than this (its legend too long for the panel) shows nothing one can read. */
+  private static final int MIN_PLOT_HEIGHT = 80;
+  private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
+      .withZone(ZoneOffset.UTC);
   /** The names of the operator's metrics in a PromQL expression. */
   private static final Pattern METRIC = Pattern.compile(
       "\\b(kubeflow_trainer|controller_runtime|workqueue|rest_client|leader_election|process)_[a-z_]+\\b");
 
   private static LocalOperator local;
   private static Prometheus prometheus;
+  private static Instant scrapeStarted;
 
   @BeforeAll
   static void scrapeLocalAfterABurstOfTrainJobs() throws IOException {
@@ -65,9 +77,13 @@ class PrometheusScrapeTest {
     local = LocalOperator.start("prometheus-scrape", List.of("--metrics-port", Integer.toString(metricsPort),
         "--metrics-auth"));
     KubernetesClient client = local.client();
+    scrapeStarted = Instant.now();
     prometheus = Prometheus.scraping(Locations.workDir().resolve("prometheus-scrape/prometheus"),
         "127.0.0.1:" + metricsPort, SERVER_NAME, scraperToken(client), operatorCa(client),
         MONITORING.resolve("prometheus-rules.yaml"));
+    // the burst in the scraped data, drawn by the dashboard's test
+    await("the first scrape").atMost(SCRAPED).ignoreExceptionsInstanceOf(IOException.class)
+        .until(() -> prometheus.query("up{job=\"" + Prometheus.JOB + "\"}"), up -> !up.isEmpty());
     burst(client);
   }
 
@@ -189,7 +205,7 @@ class PrometheusScrapeTest {
 
   @Test
   void everyQueryOfTheDashboardReturnsSeries() throws IOException {
-    List<String> queries = Prometheus.dashboardQueries(MONITORING.resolve("kubeflow-trainer-dashboard.json"));
+    List<String> queries = Prometheus.dashboardQueries(DASHBOARD);
     assertThat(queries).hasSizeGreaterThan(20);
 
     await("every query answered").atMost(SCRAPED).untilAsserted(() -> assertThat(prometheus.withoutSeries(queries))
@@ -213,5 +229,40 @@ class PrometheusScrapeTest {
 
     await("every metric scraped").atMost(SCRAPED).untilAsserted(() -> assertThat(prometheus.withoutSeries(metrics))
         .as("metrics without series").isEmpty());
+  }
+
+  /**
+   * The screenshot of docs/monitoring.md: every panel of the dashboard drawn from the scrape since it started, in
+   * {@code target/e2e/monitoring} (with {@code -Dtrainer.updateScreenshots=true}: {@code docs/monitoring}).
+   */
+  @Test
+  void theDashboardDrawsEveryPanelFromTheScrape() throws Exception {
+    HeadlessChromium.assumeInstalled();
+    GrafanaDashboard dashboard = GrafanaDashboard.read(DASHBOARD);
+    AtomicReference<DashboardRange> range = new AtomicReference<>();
+    await("every panel drawn").atMost(SCRAPED).untilAsserted(() -> {
+      range.set(DashboardRange.query(prometheus, dashboard, scrapeStarted, Instant.now()));
+      assertThat(range.get().blankQueries()).as("panel: query without two values since the scrape started").isEmpty();
+    });
+    Path work = Locations.workDir().resolve("monitoring");
+    Path page = work.resolve("dashboard.html");
+    DashboardPage.write(page, dashboard.title(), "Debian's Prometheus scraping local during a burst of " + BURST
+        + " TrainJobs, " + TIME.format(range.get().start()) + " to " + TIME.format(range.get().end())
+        + " UTC; drawn with uPlot", range.get());
+    Path png = Path.of(System.getProperty("monitoring.screenshots", work.toString()), "dashboard.png");
+
+    JsonNode drawn = DashboardPage.drawn(HeadlessChromium.screenshot(page, png, DashboardPage.WIDTH,
+        DashboardPage.height(range.get()), work));
+
+    assertThat(drawn.path("errors")).as("the page's errors").isEmpty();
+    for (DashboardRange.PanelSeries panel : range.get().panels()) {
+      if (!panel.panel().type().equals("row")) {
+        JsonNode drawing = drawn.path("panels").path(panel.panel().title());
+        assertThat(drawing.path("series").asInt()).as(panel.panel().title() + ": series or values drawn, " + png)
+            .isPositive();
+        assertThat(drawing.path("height").asInt()).as(panel.panel().title() + ": the plot's height, " + png)
+            .isGreaterThanOrEqualTo(MIN_PLOT_HEIGHT);
+      }
+    }
   }
 }

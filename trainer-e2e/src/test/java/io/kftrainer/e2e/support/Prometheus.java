@@ -15,6 +15,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -124,13 +126,20 @@ public final class Prometheus implements AutoCloseable {
 
   /** The queries of a Grafana dashboard, its variables set to every job and a 1-minute rate interval. */
   public static List<String> dashboardQueries(Path dashboard) throws IOException {
-    List<String> queries = new ArrayList<>();
-    for (JsonNode panel : JSON.readTree(dashboard.toFile()).path("panels")) {
-      for (JsonNode target : panel.path("targets")) {
-        queries.add(target.path("expr").asText().replace("$job", ".+").replace("$__rate_interval", "1m"));
-      }
-    }
-    return queries;
+    return GrafanaDashboard.read(dashboard).queries();
+  }
+
+  /**
+   * The result of a range query (a matrix: each series' {@code [seconds, "value"]} pairs, {@code "NaN"} where a
+   * quantile had no observation) from {@code start} to {@code end}, a point every {@code step}; fails the test if
+   * Prometheus refuses the query.
+   */
+  public JsonNode queryRange(String promql, Instant start, Instant end, Duration step)
+      throws IOException, InterruptedException {
+    JsonNode answer = api("/api/v1/query_range?query=" + URLEncoder.encode(promql, StandardCharsets.UTF_8)
+        + "&start=" + start.getEpochSecond() + "&end=" + end.getEpochSecond() + "&step=" + step.toSeconds());
+    assertThat(answer.path("status").asText()).as(promql + ": " + answer).isEqualTo("success");
+    return answer.path("data").path("result");
   }
 
   private JsonNode api(String path) throws IOException, InterruptedException {

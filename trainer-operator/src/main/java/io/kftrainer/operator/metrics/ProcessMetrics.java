@@ -26,6 +26,10 @@ import java.util.stream.Stream;
  * </ul>
  *
  * {@code process_start_time_seconds} is Micrometer's (its uptime binder), with the same meaning.
+ *
+ * <p>Micrometer holds the object a gauge or a function counter reads weakly, and whoever binds this keeps no
+ * reference to it: the gauges hold it strongly, and so keep it for the counters too. Without that, the first garbage
+ * collection turned the gauges into NaN and stopped the counters (the dashboard's memory and CPU panels, empty).
  */
 public final class ProcessMetrics implements MeterBinder {
 
@@ -70,7 +74,7 @@ public final class ProcessMetrics implements MeterBinder {
   }
 
   private void gauge(MeterRegistry registry, String name, String description, ToDoubleFunction<ProcessMetrics> value) {
-    Gauge.builder(name, this, value).description(description).register(registry);
+    Gauge.builder(name, this, value).strongReference(true).description(description).register(registry);
   }
 
   /**
