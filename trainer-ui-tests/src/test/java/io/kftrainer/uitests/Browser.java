@@ -56,7 +56,10 @@ final class Browser implements AutoCloseable {
     return driver.executeScript(javascript, arguments);
   }
 
-  /** Saves what the browser shows as {@code docs/ui/<name>.png} (the system property ui.screenshots). */
+  /**
+   * Saves what the browser shows as {@code <name>.png} in the directory of the system property ui.screenshots
+   * (target/screenshots; docs/ui with -Dtrainer.updateScreenshots=true).
+   */
   void screenshot(String name) throws IOException {
     String directory = System.getProperty("ui.screenshots");
     if (directory == null) {
