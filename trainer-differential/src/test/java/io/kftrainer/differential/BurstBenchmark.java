@@ -45,6 +45,7 @@ import org.junit.jupiter.api.Test;
  * {@code -Ddifferential.latencySamples}, 200 by default, alternated); over the burst, the reconcile latency p50/p99
  * from the controller's own {@code controller_runtime_reconcile_time_seconds}; after it, the controller's writes in
  * {@code -Ddifferential.idleMinutes} (5 by default) idle minutes from its own {@code rest_client_requests_total}.
+ * Ours' CPU is also split by kind of thread ({@link ThreadCpu}: the JIT's compilers, GC and VM, the rest).
  * {@code -Ddifferential.ourJvmOptions="..."} adds JVM options to ours (a flight recording, another collector).
  * Not run by {@code verify}: without the property it reports itself skipped.
  */
@@ -118,6 +119,7 @@ class BurstBenchmark {
         String createLatency = createLatency(lab);
         ProcessHandle component = process.component(executable).orElseThrow();
         Duration cpuBefore = component.info().totalCpuDuration().orElse(Duration.ZERO);
+        Map<String, Double> threadsBefore = ThreadCpu.read(component.pid());
         Map<String, Double> requestsBefore = requests(lab);
         String exposition = scrape(metrics, trust);
         Map<Double, Double> reconcilesBefore = reconcileBuckets(exposition);
@@ -151,6 +153,8 @@ class BurstBenchmark {
         double completeAt = (System.nanoTime() - start) / 1e9;
         double cpu = (component.info().totalCpuDuration().orElse(Duration.ZERO).minus(cpuBefore)).toMillis() / 1e3;
         long peakKib = peakKib(component);
+        String byThread = controller == Controller.OURS
+            ? " (" + ThreadCpu.between(threadsBefore, ThreadCpu.read(component.pid()), cpu) + ")" : "";
         exposition = scrape(metrics, trust);
         Map<Double, Double> reconciles = reconcileBuckets(exposition);
         reconciles.replaceAll((le, count) -> count - reconcilesBefore.getOrDefault(le, 0.0));
@@ -171,10 +175,10 @@ class BurstBenchmark {
         idleWrites.replaceAll((method, count) -> count - writesBefore.getOrDefault(method, 0.0));
         idleWrites.values().removeIf(count -> count == 0);
         return String.format("%-8s ready %.1f s | %s | created %.1f s | every JobSet %.1f s | every TrainJob "
-                + "Complete %.1f s | controller CPU %.1f s (%.1f ms per TrainJob) | peak RSS %d MiB | reconcile "
+                + "Complete %.1f s | controller CPU %.1f s (%.1f ms per TrainJob)%s | peak RSS %d MiB | reconcile "
                 + "p50 %s, p99 %s (%.0f reconciles) | writes in %d idle minutes: %s | API requests per TrainJob, all "
                 + "clients:%s", controller.label, ready, createLatency, createdAt, jobSetsAt[0], completeAt, cpu,
-            cpu * 1000 / BURST, peakKib / 1024, quantile(reconciles, 0.5), quantile(reconciles, 0.99),
+            cpu * 1000 / BURST, byThread, peakKib / 1024, quantile(reconciles, 0.5), quantile(reconciles, 0.99),
             reconciles.getOrDefault(Double.POSITIVE_INFINITY, 0.0), IDLE_MINUTES, idleWrites, perTrainJob);
       }
     }
