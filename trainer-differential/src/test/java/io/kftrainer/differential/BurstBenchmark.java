@@ -45,7 +45,9 @@ import org.junit.jupiter.api.Test;
  * {@code -Ddifferential.latencySamples}, 200 by default, alternated); over the burst, the reconcile latency p50/p99
  * from the controller's own {@code controller_runtime_reconcile_time_seconds}; after it, the controller's writes in
  * {@code -Ddifferential.idleMinutes} (5 by default) idle minutes from its own {@code rest_client_requests_total}.
- * Ours' CPU is also split by kind of thread ({@link ThreadCpu}: the JIT's compilers, GC and VM, the rest).
+ * {@code -Ddifferential.warmup=N} first runs N TrainJobs to {@code Complete} in another namespace, so that the
+ * figures are those of a controller that has been running (caches filled, the JVM's code compiled), not of its
+ * first minutes. Ours' CPU is also split by kind of thread ({@link ThreadCpu}: the JIT's compilers, GC and VM, the rest).
  * {@code -Ddifferential.ourJvmOptions="..."} adds JVM options to ours (a flight recording, another collector).
  * Not run by {@code verify}: without the property it reports itself skipped.
  */
@@ -53,6 +55,8 @@ class BurstBenchmark {
 
   private static final int BURST = Integer.getInteger("differential.burst", 0);
   private static final int CLIENTS = Integer.getInteger("differential.clients", 8);
+  /** TrainJobs run to {@code Complete} in a namespace of their own before the measured burst (0: none). */
+  private static final int WARMUP = Integer.getInteger("differential.warmup", 0);
   private static final int LATENCY_SAMPLES = Integer.getInteger("differential.latencySamples", 200);
   private static final int IDLE_MINUTES = Integer.getInteger("differential.idleMinutes", 5);
   /** {@code -Ddifferential.controllers=ours} (or {@code upstream}) runs one of the two. */
@@ -83,8 +87,9 @@ class BurstBenchmark {
     for (Controller controller : CONTROLLERS) {
       report.add(run(controller, binaries, work.resolve(controller.label)));
     }
-    System.out.printf("Burst of %d TrainJobs (torch-distributed, 2 nodes each), %d clients, %d kwok nodes:%n%s%n",
-        BURST, CLIENTS, NODES, String.join("\n", report));
+    System.out.printf("Burst of %d TrainJobs (torch-distributed, 2 nodes each), %d clients, %d kwok nodes, %s:%n%s%n",
+        BURST, CLIENTS, NODES, WARMUP > 0 ? "after a warm-up of " + WARMUP : "on fresh controllers",
+        String.join("\n", report));
   }
 
   private static String run(Controller controller, LabBinaries binaries, Path work) throws Exception {
@@ -111,11 +116,14 @@ class BurstBenchmark {
       double ready = (System.nanoTime() - started) / 1e9;
       try (running) {
         UpstreamTrainer.installRuntimes(lab, binaries, process);
-        lab.admin().namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE)
-            .endMetadata().build()).create();
-        Awaitility.await("the default ServiceAccount").atMost(Duration.ofSeconds(60))
-            .pollInterval(Duration.ofMillis(100))
-            .until(() -> lab.admin().serviceAccounts().inNamespace(NAMESPACE).withName("default").get() != null);
+        if (WARMUP > 0) {
+          // a controller that has run a while: its caches filled, ours' JIT done with the code a TrainJob takes
+          createNamespace(lab, "warmup");
+          send(lab, "warmup", WARMUP);
+          Awaitility.await("every warm-up TrainJob Complete").atMost(Duration.ofMinutes(30))
+              .pollInterval(Duration.ofSeconds(1)).until(() -> allComplete(lab, "warmup", WARMUP));
+        }
+        createNamespace(lab, NAMESPACE);
         String createLatency = createLatency(lab);
         ProcessHandle component = process.component(executable).orElseThrow();
         Duration cpuBefore = component.info().totalCpuDuration().orElse(Duration.ZERO);
@@ -125,21 +133,7 @@ class BurstBenchmark {
         Map<Double, Double> reconcilesBefore = reconcileBuckets(exposition);
 
         long start = System.nanoTime();
-        ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
-        List<Future<?>> sent = new ArrayList<>();
-        for (int client = 0; client < CLIENTS; client++) {
-          int first = client;
-          sent.add(clients.submit(() -> {
-            for (int i = first; i < BURST; i += CLIENTS) {
-              lab.admin().resource(trainJob("burst-" + i)).inNamespace(NAMESPACE).create();
-            }
-            return null;
-          }));
-        }
-        for (Future<?> f : sent) {
-          f.get();
-        }
-        clients.shutdown();
+        send(lab, NAMESPACE, BURST);
         double createdAt = (System.nanoTime() - start) / 1e9;
         double[] jobSetsAt = {0};
         Awaitility.await("every JobSet and every TrainJob Complete").atMost(Duration.ofMinutes(30))
@@ -148,7 +142,7 @@ class BurstBenchmark {
                   .inNamespace(NAMESPACE).list().getItems().size() == BURST) {
                 jobSetsAt[0] = (System.nanoTime() - start) / 1e9;
               }
-              return jobSetsAt[0] > 0 && allComplete(lab);
+              return jobSetsAt[0] > 0 && allComplete(lab, NAMESPACE, BURST);
             });
         double completeAt = (System.nanoTime() - start) / 1e9;
         double cpu = (component.info().totalCpuDuration().orElse(Duration.ZERO).minus(cpuBefore)).toMillis() / 1e3;
@@ -169,7 +163,7 @@ class BurstBenchmark {
         if (IDLE_MINUTES > 0) {
           Duration idle = Duration.ofMinutes(IDLE_MINUTES);
           Awaitility.await("every TrainJob still Complete after " + IDLE_MINUTES + " idle minutes").during(idle)
-              .atMost(idle.plusMinutes(1)).pollInterval(Duration.ofSeconds(10)).until(() -> allComplete(lab));
+              .atMost(idle.plusMinutes(1)).pollInterval(Duration.ofSeconds(10)).until(() -> allComplete(lab, NAMESPACE, BURST));
         }
         Map<String, Double> idleWrites = writes(scrape(metrics, trust));
         idleWrites.replaceAll((method, count) -> count - writesBefore.getOrDefault(method, 0.0));
@@ -198,9 +192,39 @@ class BurstBenchmark {
         """.formatted(name), GenericKubernetesResource.class);
   }
 
-  private static boolean allComplete(Lab lab) {
-    return lab.admin().genericKubernetesResources("trainer.kubeflow.org/v1alpha1", "TrainJob").inNamespace(NAMESPACE)
-        .list().getItems().stream().filter(BurstBenchmark::complete).count() == BURST;
+  private static void createNamespace(Lab lab, String namespace) {
+    lab.admin().namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata()
+        .build()).create();
+    Awaitility.await("the default ServiceAccount of " + namespace).atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(100))
+        .until(() -> lab.admin().serviceAccounts().inNamespace(namespace).withName("default").get() != null);
+  }
+
+  /** Creates {@code count} TrainJobs in {@code namespace} from {@link #CLIENTS} concurrent clients. */
+  private static void send(Lab lab, String namespace, int count) throws Exception {
+    ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
+    try {
+      List<Future<?>> sent = new ArrayList<>();
+      for (int client = 0; client < CLIENTS; client++) {
+        int first = client;
+        sent.add(clients.submit(() -> {
+          for (int i = first; i < count; i += CLIENTS) {
+            lab.admin().resource(trainJob(namespace + "-" + i)).inNamespace(namespace).create();
+          }
+          return null;
+        }));
+      }
+      for (Future<?> f : sent) {
+        f.get();
+      }
+    } finally {
+      clients.shutdown();
+    }
+  }
+
+  private static boolean allComplete(Lab lab, String namespace, int count) {
+    return lab.admin().genericKubernetesResources("trainer.kubeflow.org/v1alpha1", "TrainJob").inNamespace(namespace)
+        .list().getItems().stream().filter(BurstBenchmark::complete).count() == count;
   }
 
   private static boolean complete(GenericKubernetesResource trainJob) {
