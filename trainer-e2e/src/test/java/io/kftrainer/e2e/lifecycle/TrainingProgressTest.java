@@ -102,7 +102,7 @@ class TrainingProgressTest {
     assertThat(REPORTS).extracting(TrainerStatus::getProgressPercentage).isSorted();
     double first = loss(REPORTS.get(0));
     assertThat(loss(last)).isLessThan(first / 4);
-    assertThat(Files.readString(local.log())).contains("trainjob " + namespace + "/" + NAME + ": 100% (about 0 s left) "
+    assertThat(Files.readString(local.log())).contains("trainjob " + namespace + "/" + NAME + ": 100% "
         + "loss=" + last.getMetrics().get(0).getValue());
   }
 
