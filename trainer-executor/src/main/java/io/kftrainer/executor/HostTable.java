@@ -22,8 +22,8 @@ final class HostTable {
 
   /**
    * Starts at a random address of 127/8: two {@code local}s on one machine (or a CI build beside a developer's)
-   * would otherwise give their first TrainJobs' masters the same address and port, and one's ranks would join the
-   * other's rendezvous (seen as {@code connect [127.0.0.1]:30123: Connection refused} from gloo).
+   * would otherwise give their pods the same addresses, and a server that binds its pod's address would meet the
+   * other {@code local}'s (ports bound on every address are {@link PortTable}'s).
    */
   HostTable() {
     this(ThreadLocalRandom.current().nextInt(FIRST, LAST_START));

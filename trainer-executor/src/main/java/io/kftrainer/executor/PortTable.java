@@ -2,6 +2,7 @@ package io.kftrainer.executor;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -10,9 +11,11 @@ import java.util.Set;
 
 /**
  * Container ports per group of pods that talk to each other (a JobSet; a lone pod is its own group). The first
- * group to declare a port keeps it; a later group whose port is taken by a live group gets a free port instead,
- * for all its pods, and {@link Rewriter} replaces the port where env and args name it. So two TrainJobs whose
- * masters both listen on 29500 run at once. Used from the kubelet's thread only.
+ * group to declare a port keeps it; a later group whose port is taken by a live group, or by any process of this
+ * machine, gets a free port instead, for all its pods, and {@link Rewriter} replaces the port where env and args
+ * name it. So two TrainJobs whose masters both listen on 29500 run at once, in one {@code local} or in two: torch's
+ * store binds its port on every address, so the pods' own loopback addresses do not keep two {@code local}s' masters
+ * apart. Used from the kubelet's thread only.
  */
 final class PortTable {
 
@@ -23,7 +26,7 @@ final class PortTable {
     Map<Integer, Integer> mapping = groups.computeIfAbsent(group, g -> new HashMap<>());
     for (Integer port : declared) {
       if (!mapping.containsKey(port)) {
-        mapping.put(port, taken(group).contains(port) ? freePort() : port);
+        mapping.put(port, taken(group).contains(port) || !bindable(port) ? freePort() : port);
       }
     }
     return Map.copyOf(mapping);
@@ -41,6 +44,17 @@ final class PortTable {
       }
     });
     return taken;
+  }
+
+  /** Whether nothing of this machine holds {@code port} on any address: a server could bind it everywhere now. */
+  static boolean bindable(int port) {
+    try (ServerSocket socket = new ServerSocket()) {
+      socket.setReuseAddress(false);
+      socket.bind(new InetSocketAddress(port));
+      return true;
+    } catch (IOException taken) {
+      return false;
+    }
   }
 
   private static int freePort() {
