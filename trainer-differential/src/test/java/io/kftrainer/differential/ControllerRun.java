@@ -36,6 +36,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicReference;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 import org.awaitility.Awaitility;
@@ -60,6 +61,8 @@ final class ControllerRun {
   }
 
   static final int PARALLEL = 4;
+  /** How long an ended case's children must stay the same before they are compared. */
+  private static final Duration SETTLED = Duration.ofSeconds(2);
   static final int NODES = 4;
   private static final ObjectMapper JSON = Serialization.jsonMapper();
   private static final List<String[]> CHILD_KINDS = List.of(
@@ -176,6 +179,17 @@ final class ControllerRun {
             ? status.get("conditions") : JSON.createArrayNode());
       }
     }
+    if (admitted && c.terminal()) {
+      // the children once they have settled: upstream's controller can apply a deleted JobSet again for a moment
+      // (a reconcile that read the TrainJob before its own Failed status, as deadline/active-deadline-seconds
+      // showed), ours deletes one that reappears; either is seen, or not, by the moment the end is
+      AtomicReference<Set<String>> seen = new AtomicReference<>(childNames(admin, namespace));
+      Awaitility.await(c.name() + ": its children unchanged for " + SETTLED.toSeconds() + " s").during(SETTLED)
+          .atMost(SETTLED.plusSeconds(30)).pollInterval(Duration.ofMillis(100)).until(() -> {
+            Set<String> now = childNames(admin, namespace);
+            return now.equals(seen.getAndSet(now));
+          });
+    }
     Map<String, JsonNode> children = new LinkedHashMap<>();
     for (String[] kind : CHILD_KINDS) {
       List<GenericKubernetesResource> items;
@@ -197,6 +211,22 @@ final class ControllerRun {
     }
     untargeted(children, status);
     return new Outcome(admissions, conditions, status, children, failure);
+  }
+
+  /** The kinds and names of the namespace's objects a TrainJob owns. */
+  private static Set<String> childNames(KubernetesClient admin, String namespace) {
+    Set<String> names = new HashSet<>();
+    for (String[] kind : CHILD_KINDS) {
+      try {
+        admin.genericKubernetesResources(kind[0], kind[1]).inNamespace(namespace).list().getItems().stream()
+            .filter(item -> item.getMetadata().getOwnerReferences() != null && item.getMetadata().getOwnerReferences()
+                .stream().anyMatch(owner -> owner.getKind().equals("TrainJob")))
+            .forEach(item -> names.add(kind[1] + " " + item.getMetadata().getName()));
+      } catch (KubernetesClientException notServed) {
+        // a kind this lab does not serve
+      }
+    }
+    return names;
   }
 
   /**
