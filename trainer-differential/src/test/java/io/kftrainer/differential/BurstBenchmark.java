@@ -2,7 +2,6 @@ package io.kftrainer.differential;
 
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.kftrainer.differential.ControllerRun.Controller;
@@ -118,12 +117,12 @@ class BurstBenchmark {
         UpstreamTrainer.installRuntimes(lab, binaries, process);
         if (WARMUP > 0) {
           // a controller that has run a while: its caches filled, ours' JIT done with the code a TrainJob takes
-          createNamespace(lab, "warmup");
+          ControllerRun.createNamespace(lab, "warmup");
           send(lab, "warmup", WARMUP);
           Awaitility.await("every warm-up TrainJob Complete").atMost(Duration.ofMinutes(30))
               .pollInterval(Duration.ofSeconds(1)).until(() -> allComplete(lab, "warmup", WARMUP));
         }
-        createNamespace(lab, NAMESPACE);
+        ControllerRun.createNamespace(lab, NAMESPACE);
         String createLatency = createLatency(lab);
         ProcessHandle component = process.component(executable).orElseThrow();
         Duration cpuBefore = component.info().totalCpuDuration().orElse(Duration.ZERO);
@@ -192,14 +191,6 @@ class BurstBenchmark {
         """.formatted(name), GenericKubernetesResource.class);
   }
 
-  private static void createNamespace(Lab lab, String namespace) {
-    lab.admin().namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata()
-        .build()).create();
-    Awaitility.await("the default ServiceAccount of " + namespace).atMost(Duration.ofSeconds(60))
-        .pollInterval(Duration.ofMillis(100))
-        .until(() -> lab.admin().serviceAccounts().inNamespace(namespace).withName("default").get() != null);
-  }
-
   /** Creates {@code count} TrainJobs in {@code namespace} from {@link #CLIENTS} concurrent clients. */
   private static void send(Lab lab, String namespace, int count) throws Exception {
     ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
@@ -249,10 +240,7 @@ class BurstBenchmark {
    */
   private static String createLatency(Lab lab) {
     String namespace = "latency";
-    lab.admin().namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata()
-        .build()).create();
-    Awaitility.await("the default ServiceAccount").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
-        .until(() -> lab.admin().serviceAccounts().inNamespace(namespace).withName("default").get() != null);
+    ControllerRun.createNamespace(lab, namespace);
     List<Double> trainJobs = new ArrayList<>();
     List<Double> configMaps = new ArrayList<>();
     for (int i = 0; i < LATENCY_SAMPLES; i++) {

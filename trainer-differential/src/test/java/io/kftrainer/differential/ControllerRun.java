@@ -126,11 +126,7 @@ final class ControllerRun {
   private static Outcome runCase(Lab lab, Admission admission, TrainerCase c) throws Exception {
     KubernetesClient admin = lab.admin();
     String namespace = c.namespace();
-    admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build())
-        .create();
-    Awaitility.await("the default ServiceAccount of " + namespace).atMost(Duration.ofSeconds(60))
-        .pollInterval(Duration.ofMillis(100))
-        .until(() -> admin.serviceAccounts().inNamespace(namespace).withName("default").get() != null);
+    createNamespace(lab, namespace);
     List<String> admissions = new ArrayList<>();
     boolean admitted = false;
     for (String document : c.yaml().split("(?m)^---\\s*$")) {
@@ -211,6 +207,15 @@ final class ControllerRun {
     }
     untargeted(children, status);
     return new Outcome(admissions, conditions, status, children, failure);
+  }
+
+  /** Creates {@code namespace} and waits for its default ServiceAccount, which pods and tokens need. */
+  static void createNamespace(Lab lab, String namespace) {
+    lab.admin().namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata()
+        .build()).create();
+    Awaitility.await("the default ServiceAccount of " + namespace).atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(100))
+        .until(() -> lab.admin().serviceAccounts().inNamespace(namespace).withName("default").get() != null);
   }
 
   /** The kinds and names of the namespace's objects a TrainJob owns. */
