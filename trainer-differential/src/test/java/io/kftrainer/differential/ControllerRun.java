@@ -127,6 +127,16 @@ final class ControllerRun {
     KubernetesClient admin = lab.admin();
     String namespace = c.namespace();
     createNamespace(lab, namespace);
+    try (ConditionHistory history = c.trainJob() == null ? null : ConditionHistory.watch(admin, namespace,
+        c.trainJob())) {
+      return runCase(lab, admission, c, history);
+    }
+  }
+
+  private static Outcome runCase(Lab lab, Admission admission, TrainerCase c, ConditionHistory history)
+      throws Exception {
+    KubernetesClient admin = lab.admin();
+    String namespace = c.namespace();
     List<String> admissions = new ArrayList<>();
     boolean admitted = false;
     for (String document : c.yaml().split("(?m)^---\\s*$")) {
@@ -140,7 +150,7 @@ final class ControllerRun {
         admitted = true;
       }
     }
-    List<String> conditions = new ArrayList<>();
+    List<String> conditions = List.of();
     String failure = null;
     JsonNode status = null;
     if (admitted && c.trainJob() != null) {
@@ -148,7 +158,7 @@ final class ControllerRun {
         for (TrainerCase.Step step : c.steps()) {
           // a suspension is awaited on the JobSet too: resumed before the JobSet controller saw it suspended, the
           // JobSet would never get its Suspended condition, by chance on one side and not on the other
-          await(lab, c, namespace, conditions, trainJob -> hasCondition(trainJob, step.awaitCondition())
+          await(lab, c, namespace, trainJob -> hasCondition(trainJob, step.awaitCondition())
               && (!step.awaitCondition().equals("Suspended") || hasCondition(admin.genericKubernetesResources(
                   "jobset.x-k8s.io/v1alpha2", "JobSet").inNamespace(namespace).withName(c.trainJob()).get(),
                   "Suspended")));
@@ -156,10 +166,10 @@ final class ControllerRun {
               .withName(c.trainJob()).patch(PatchContext.of(PatchType.JSON_MERGE), step.mergePatch());
         }
         if (c.terminal()) {
-          await(lab, c, namespace, conditions, trainJob -> hasCondition(trainJob, "Complete")
+          await(lab, c, namespace, trainJob -> hasCondition(trainJob, "Complete")
               || hasCondition(trainJob, "Failed"));
         } else {
-          await(lab, c, namespace, conditions, trainJob -> admin.genericKubernetesResources(
+          await(lab, c, namespace, trainJob -> admin.genericKubernetesResources(
               "jobset.x-k8s.io/v1alpha2", "JobSet").inNamespace(namespace).withName(c.trainJob()).get() != null);
         }
       } catch (ConditionTimeoutException e) {
@@ -167,6 +177,9 @@ final class ControllerRun {
       }
       GenericKubernetesResource trainJob = admin.genericKubernetesResources("trainer.kubeflow.org/v1alpha1",
           "TrainJob").inNamespace(namespace).withName(c.trainJob()).get();
+      if (history != null && trainJob != null) {
+        conditions = history.through(trainJob.getMetadata().getResourceVersion());
+      }
       JsonNode full = trainJob == null ? null : JSON.valueToTree(trainJob).get("status");
       status = Normalize.status(full);
       if (!c.terminal()) {
@@ -265,28 +278,18 @@ final class ControllerRun {
     boolean holds(GenericKubernetesResource trainJob) throws Exception;
   }
 
-  /** Polls the TrainJob until {@code done}, recording its conditions each time they change. */
-  private static void await(Lab lab, TrainerCase c, String namespace, List<String> conditions,
-      TrainJobCondition done) {
+  /** Polls the TrainJob until {@code done}. */
+  private static void await(Lab lab, TrainerCase c, String namespace, TrainJobCondition done) {
     Awaitility.await(c.name() + ": " + c.trainJob()).atMost(c.timeout()).pollInterval(Duration.ofMillis(100))
         .until(() -> {
           GenericKubernetesResource trainJob = lab.admin().genericKubernetesResources(
               "trainer.kubeflow.org/v1alpha1", "TrainJob").inNamespace(namespace).withName(c.trainJob()).get();
-          if (trainJob == null) {
-            return false;
-          }
-          String now = conditions(trainJob);
-          // the TrainJob as created, before the controller's first status, is seen or not by chance
-          boolean unwritten = conditions.isEmpty() && now.equals("[]");
-          if (!unwritten && (conditions.isEmpty() || !conditions.get(conditions.size() - 1).equals(now))) {
-            conditions.add(now);
-          }
-          return done.holds(trainJob);
+          return trainJob != null && done.holds(trainJob);
         });
   }
 
   /** The conditions as {@code type=status reason "message"}, in the TrainJob's order. */
-  private static String conditions(GenericKubernetesResource trainJob) {
+  static String conditions(GenericKubernetesResource trainJob) {
     List<Map<String, Object>> list = trainJob.get("status", "conditions");
     if (list == null) {
       return "[]";

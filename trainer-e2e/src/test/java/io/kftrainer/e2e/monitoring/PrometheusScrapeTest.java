@@ -71,7 +71,7 @@ class PrometheusScrapeTest {
   private static Instant scrapeStarted;
 
   @BeforeAll
-  static void scrapeLocalAfterABurstOfTrainJobs() throws IOException {
+  static void scrapeLocalAfterABurstOfTrainJobs() throws IOException, InterruptedException {
     Prometheus.assumeInstalled();
     int metricsPort = LabPorts.free();
     local = LocalOperator.start("prometheus-scrape", List.of("--metrics-port", Integer.toString(metricsPort),
@@ -82,8 +82,7 @@ class PrometheusScrapeTest {
         "127.0.0.1:" + metricsPort, SERVER_NAME, scraperToken(client), operatorCa(client),
         MONITORING.resolve("prometheus-rules.yaml"));
     // the burst in the scraped data, drawn by the dashboard's test
-    await("the first scrape").atMost(SCRAPED).ignoreExceptionsInstanceOf(IOException.class)
-        .until(() -> prometheus.query("up{job=\"" + Prometheus.JOB + "\"}"), up -> !up.isEmpty());
+    await("the first scrape").atMost(SCRAPED).until(() -> prometheus.query("up{job=\"" + Prometheus.JOB + "\"}"), up -> !up.isEmpty());
     burst(client);
   }
 

@@ -1,6 +1,7 @@
 package io.kftrainer.e2e.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -20,6 +21,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -35,6 +37,7 @@ public final class Prometheus implements AutoCloseable {
   private static final Path BINARY = Path.of("/usr/bin/prometheus");
   private static final HttpClient HTTP = HttpClient.newHttpClient();
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Duration READY = Duration.ofSeconds(60);
 
   private final Process process;
   private final int port;
@@ -57,7 +60,7 @@ public final class Prometheus implements AutoCloseable {
    * @param rules a Prometheus rules file
    */
   public static Prometheus scraping(Path dir, String target, String serverName, String token, byte[] caPem,
-      Path rules) throws IOException {
+      Path rules) throws IOException, InterruptedException {
     assumeInstalled();
     Directories.deleteRecursively(dir);
     Files.createDirectories(dir);
@@ -88,7 +91,34 @@ public final class Prometheus implements AutoCloseable {
     Process process = new ProcessBuilder(BINARY.toString(), "--config.file=" + dir.resolve("prometheus.yml"),
         "--storage.tsdb.path=" + dir.resolve("data"), "--web.listen-address=127.0.0.1:" + port, "--log.level=warn")
         .redirectErrorStream(true).redirectOutput(dir.resolve("prometheus.log").toFile()).start();
-    return new Prometheus(process, port);
+    Prometheus prometheus = new Prometheus(process, port);
+    try {
+      prometheus.awaitReady(dir.resolve("prometheus.log"));
+    } catch (RuntimeException e) {
+      prometheus.close();
+      throw e;
+    }
+    return prometheus;
+  }
+
+  /**
+   * Waits until Prometheus answers {@code /-/ready}: its API refuses connections until it has opened its database
+   * and listens, which on a busy machine takes a second or more after the process started.
+   */
+  private void awaitReady(Path log) {
+    try {
+      await("Prometheus ready on 127.0.0.1:" + port).atMost(READY).pollInterval(Duration.ofMillis(100))
+          .ignoreExceptionsInstanceOf(IOException.class).until(() -> {
+            if (!process.isAlive()) {
+              throw new IllegalStateException("Prometheus exited with " + process.exitValue() + ": "
+                  + Files.readString(log));
+            }
+            return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/-/ready")).build(),
+                HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+          });
+    } catch (ConditionTimeoutException e) {
+      throw new IllegalStateException(e.getMessage() + "; its log: " + log, e);
+    }
   }
 
   /** The result of an instant query (a vector); fails the test if Prometheus refuses the query. */
