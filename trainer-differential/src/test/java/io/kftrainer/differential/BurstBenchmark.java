@@ -48,6 +48,9 @@ import org.junit.jupiter.api.Test;
  * figures are those of a controller that has been running (caches filled, the JVM's code compiled), not of its
  * first minutes. Ours' CPU is also split by kind of thread ({@link ThreadCpu}: the JIT's compilers, GC and VM, the rest).
  * {@code -Ddifferential.ourJvmOptions="..."} adds JVM options to ours (a flight recording, another collector).
+ * The lab's controller manager and scheduler run without their client rate limits ({@link Lab#startForScale}), so
+ * that the time to {@code Complete} is the controllers'; {@code -Ddifferential.labLimits=default} keeps their
+ * defaults (20 and 50 QPS), as a cluster installed without tuning has them.
  * Not run by {@code verify}: without the property it reports itself skipped.
  */
 class BurstBenchmark {
@@ -63,6 +66,9 @@ class BurstBenchmark {
       "upstream,ours").split(",")).map(label -> Stream.of(Controller.values()).filter(c -> c.label.equals(label.trim()))
       .findFirst().orElseThrow(() -> new IllegalArgumentException("-Ddifferential.controllers: no controller "
           + label))).toList();
+  /** Whether the lab's controller manager and scheduler keep their default client rate limits. */
+  private static final boolean LAB_DEFAULT_LIMITS = "default".equals(System.getProperty("differential.labLimits",
+      "none"));
   /** Enough kwok nodes that the pods of 1,000 TrainJobs are never short of room (110 pods a node). */
   private static final int NODES = 20;
   private static final String NAMESPACE = "burst";
@@ -86,13 +92,15 @@ class BurstBenchmark {
     for (Controller controller : CONTROLLERS) {
       report.add(run(controller, binaries, work.resolve(controller.label)));
     }
-    System.out.printf("Burst of %d TrainJobs (torch-distributed, 2 nodes each), %d clients, %d kwok nodes, %s:%n%s%n",
+    System.out.printf("Burst of %d TrainJobs (torch-distributed, 2 nodes each), %d clients, %d kwok nodes, %s, the"
+        + " lab's controller manager and scheduler %s:%n%s%n",
         BURST, CLIENTS, NODES, WARMUP > 0 ? "after a warm-up of " + WARMUP : "on fresh controllers",
+        LAB_DEFAULT_LIMITS ? "with their default client rate limits" : "without client rate limits",
         String.join("\n", report));
   }
 
   private static String run(Controller controller, LabBinaries binaries, Path work) throws Exception {
-    try (Lab lab = Lab.start(binaries, work, NODES)) {
+    try (Lab lab = LAB_DEFAULT_LIMITS ? Lab.start(binaries, work, NODES) : Lab.startForScale(binaries, work, NODES)) {
       long started = System.nanoTime();
       AutoCloseable running;
       LabProcess process;

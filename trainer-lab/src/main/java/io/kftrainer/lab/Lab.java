@@ -95,11 +95,13 @@ public final class Lab implements AutoCloseable {
   private final String adminToken;
   private final int apiServerPort;
   private final Duration startup;
+  private final boolean unlimitedClients;
   private URI etcdUrl;
   private KubernetesClient admin;
 
-  private Lab(LabBinaries binaries, Path work, int nodes) throws Exception {
+  private Lab(LabBinaries binaries, Path work, int nodes, boolean unlimitedClients) throws Exception {
     this.binaries = binaries;
+    this.unlimitedClients = unlimitedClients;
     this.work = Files.createDirectories(work);
     this.ca = issuer.newAuthority();
     this.adminToken = HexFormat.of().formatHex(new SecureRandom().generateSeed(24));
@@ -127,7 +129,23 @@ public final class Lab implements AutoCloseable {
    * ServiceAccount exists, JobSet's webhooks admit.
    */
   public static Lab start(LabBinaries binaries, Path work, int nodes) throws Exception {
-    return new Lab(binaries, work, nodes);
+    return new Lab(binaries, work, nodes, false);
+  }
+
+  /**
+   * {@link #start}, with kube-controller-manager and kube-scheduler free of their client rate limits (QPS 5,000,
+   * burst 10,000, as kwokctl's {@code --disable-qps-limits} gives them; kwok's own client has none), for bursts
+   * that measure the controller under test: at its default 20 QPS the controller manager's Job controller (two pods
+   * created, their finalizers removed, a few Job status writes per TrainJob) ends about 2.5 TrainJobs a second,
+   * whatever the controller before it does.
+   */
+  public static Lab startForScale(LabBinaries binaries, Path work, int nodes) throws Exception {
+    return new Lab(binaries, work, nodes, true);
+  }
+
+  /** The client flags of kube-controller-manager and kube-scheduler: none, or no limit worth the name. */
+  private List<String> clientLimits() {
+    return unlimitedClients ? List.of("--kube-api-qps", "5000", "--kube-api-burst", "10000") : List.of();
   }
 
   /** How long {@link #start} took. */
@@ -340,21 +358,24 @@ public final class Lab implements AutoCloseable {
 
   private void startControllerManager() throws Exception {
     Path dir = work.resolve("apiserver");
-    LabProcess manager = launch("kube-controller-manager", List.of(
-        binaries.command("kube-controller-manager").toString(),
+    List<String> command = new ArrayList<>(List.of(binaries.command("kube-controller-manager").toString(),
         "--kubeconfig", adminKubeconfig().toString(),
         "--bind-address", "127.0.0.1", "--secure-port", "0", "--leader-elect=false",
         "--service-account-private-key-file", dir.resolve("sa.key").toString(),
         "--root-ca-file", dir.resolve("ca.crt").toString(),
         "--cluster-name", "lab", "--v=1"));
+    command.addAll(clientLimits());
+    LabProcess manager = launch("kube-controller-manager", command);
     await("the ServiceAccount default/default exists", manager,
         () -> admin.serviceAccounts().inNamespace("default").withName("default").get() != null);
   }
 
   private void startScheduler() throws IOException {
-    launch("kube-scheduler", List.of(binaries.command("kube-scheduler").toString(),
+    List<String> command = new ArrayList<>(List.of(binaries.command("kube-scheduler").toString(),
         "--kubeconfig", adminKubeconfig().toString(),
         "--bind-address", "127.0.0.1", "--secure-port", "0", "--leader-elect=false", "--v=1"));
+    command.addAll(clientLimits());
+    launch("kube-scheduler", command);
   }
 
   private void startKwok(int nodes) throws Exception {
