@@ -182,7 +182,7 @@ final class ControllerRun {
       }
       JsonNode full = trainJob == null ? null : JSON.valueToTree(trainJob).get("status");
       status = Normalize.status(full);
-      if (!c.terminal()) {
+      if (c.podsWait()) {
         // jobsStatus of pods that wait for a scheduler moves with the moment it is read, and may not be written yet
         status = JSON.createObjectNode().set("conditions", status != null && status.has("conditions")
             ? status.get("conditions") : JSON.createArrayNode());
@@ -211,7 +211,7 @@ final class ControllerRun {
         if (item.getMetadata().getOwnerReferences() != null && item.getMetadata().getOwnerReferences().stream()
             .anyMatch(owner -> owner.getKind().equals("TrainJob"))) {
           JsonNode object = Normalize.object(JSON.valueToTree(item));
-          if (!c.terminal() && object instanceof ObjectNode o) {
+          if (c.podsWait() && object instanceof ObjectNode o) {
             o.remove("status");
           }
           children.put(kind[1] + " " + item.getMetadata().getName() + " (" + kind[0] + ")", object);

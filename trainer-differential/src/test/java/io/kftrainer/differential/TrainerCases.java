@@ -56,7 +56,7 @@ final class TrainerCases {
                           spec:
                             nodeSelector:
                               example.com/node-pool: none
-        """), "late"));
+        """), "late").withWaitingPods());
     cases.add(TrainerCase.ofYaml("invalid/runtime-torch-and-mpi", """
         apiVersion: trainer.kubeflow.org/v1alpha1
         kind: TrainingRuntime
@@ -149,8 +149,8 @@ final class TrainerCases {
         }
         String name = source + "/" + file.getFileName();
         String yaml = Files.readString(file);
-        TrainerCase c = new TrainerCase(name, yaml, trainJobName(yaml), List.of(), !NOT_TERMINAL.contains(name),
-            TrainerCase.TIMEOUT);
+        TrainerCase c = TrainerCase.ofYaml(name, yaml, trainJobName(yaml));
+        c = NOT_TERMINAL.contains(name) ? c.notTerminal() : c;
         // upstream's Kueue example is suspended for Kueue to admit: resumed as Kueue would
         cases.add(yaml.contains("\n  suspend: true") ? c.then("Suspended", RESUME) : c);
       }
