@@ -5,22 +5,23 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.awaitility.Awaitility;
 
 /**
- * A TrainJob's conditions each time a write changed them, from a watch opened before the TrainJob is created. A
- * poll misses a state that lasts less than its interval, and on a busy machine a poll can be seconds late: the same
- * writes then read as different histories on the two sides. A watch is sent every write, in order.
+ * A TrainJob as last written and its conditions each time a write changed them, from a watch opened before the
+ * TrainJob is created. A poll misses a state that lasts less than its interval, and on a busy machine a poll can be
+ * seconds late: the same writes then read as different histories on the two sides. A watch is sent every write, in
+ * order.
  */
 final class ConditionHistory implements Watcher<GenericKubernetesResource>, AutoCloseable {
 
-  private static final Duration CATCH_UP = Duration.ofSeconds(30);
+  /** The TrainJob as last written (null before it exists) and its conditions up to that write. */
+  record Seen(GenericKubernetesResource trainJob, List<String> conditions) {
+  }
 
-  /** Each event's resourceVersion and conditions, in the order the watch sent them. */
-  private final List<String[]> events = new ArrayList<>();
+  private final List<String> conditions = new ArrayList<>();
+  private GenericKubernetesResource latest;
   private Watch watch;
   private String closedBy;
 
@@ -40,7 +41,13 @@ final class ConditionHistory implements Watcher<GenericKubernetesResource>, Auto
     if (action != Action.ADDED && action != Action.MODIFIED) {
       return;
     }
-    events.add(new String[] {trainJob.getMetadata().getResourceVersion(), ControllerRun.conditions(trainJob)});
+    latest = trainJob;
+    String now = ControllerRun.conditions(trainJob);
+    // the TrainJob as created, before the controller's first status, is not part of the history
+    boolean unwritten = conditions.isEmpty() && now.equals("[]");
+    if (!unwritten && (conditions.isEmpty() || !conditions.get(conditions.size() - 1).equals(now))) {
+      conditions.add(now);
+    }
   }
 
   @Override
@@ -48,32 +55,12 @@ final class ConditionHistory implements Watcher<GenericKubernetesResource>, Auto
     closedBy = cause.getMessage();
   }
 
-  /** The conditions each time they changed, up to the TrainJob's {@code resourceVersion}. */
-  List<String> through(String resourceVersion) {
-    Awaitility.await("the watch's event of resourceVersion " + resourceVersion).atMost(CATCH_UP)
-        .pollInterval(Duration.ofMillis(20)).until(() -> {
-          synchronized (this) {
-            if (closedBy != null) {
-              throw new IllegalStateException("the TrainJob's watch closed: " + closedBy);
-            }
-            return events.stream().anyMatch(e -> e[0].equals(resourceVersion));
-          }
-        });
-    List<String> conditions = new ArrayList<>();
-    synchronized (this) {
-      for (String[] event : events) {
-        String now = event[1];
-        // the TrainJob as created, before the controller's first status, is not part of the history
-        boolean unwritten = conditions.isEmpty() && now.equals("[]");
-        if (!unwritten && (conditions.isEmpty() || !conditions.get(conditions.size() - 1).equals(now))) {
-          conditions.add(now);
-        }
-        if (event[0].equals(resourceVersion)) {
-          break;
-        }
-      }
+  /** What the watch has delivered so far; fails if the watch closed. */
+  synchronized Seen seen() {
+    if (closedBy != null) {
+      throw new IllegalStateException("the TrainJob's watch closed: " + closedBy);
     }
-    return conditions;
+    return new Seen(latest, List.copyOf(conditions));
   }
 
   @Override

@@ -158,7 +158,7 @@ final class ControllerRun {
         for (TrainerCase.Step step : c.steps()) {
           // a suspension is awaited on the JobSet too: resumed before the JobSet controller saw it suspended, the
           // JobSet would never get its Suspended condition, by chance on one side and not on the other
-          await(lab, c, namespace, trainJob -> hasCondition(trainJob, step.awaitCondition())
+          await(c, history, trainJob -> hasCondition(trainJob, step.awaitCondition())
               && (!step.awaitCondition().equals("Suspended") || hasCondition(admin.genericKubernetesResources(
                   "jobset.x-k8s.io/v1alpha2", "JobSet").inNamespace(namespace).withName(c.trainJob()).get(),
                   "Suspended")));
@@ -166,20 +166,18 @@ final class ControllerRun {
               .withName(c.trainJob()).patch(PatchContext.of(PatchType.JSON_MERGE), step.mergePatch());
         }
         if (c.terminal()) {
-          await(lab, c, namespace, trainJob -> hasCondition(trainJob, "Complete")
+          await(c, history, trainJob -> hasCondition(trainJob, "Complete")
               || hasCondition(trainJob, "Failed"));
         } else {
-          await(lab, c, namespace, trainJob -> admin.genericKubernetesResources(
+          await(c, history, trainJob -> admin.genericKubernetesResources(
               "jobset.x-k8s.io/v1alpha2", "JobSet").inNamespace(namespace).withName(c.trainJob()).get() != null);
         }
       } catch (ConditionTimeoutException e) {
         failure = "no end within " + c.timeout().toSeconds() + " s";
       }
-      GenericKubernetesResource trainJob = admin.genericKubernetesResources("trainer.kubeflow.org/v1alpha1",
-          "TrainJob").inNamespace(namespace).withName(c.trainJob()).get();
-      if (history != null && trainJob != null) {
-        conditions = history.through(trainJob.getMetadata().getResourceVersion());
-      }
+      ConditionHistory.Seen seen = history.seen();
+      GenericKubernetesResource trainJob = seen.trainJob();
+      conditions = seen.conditions();
       JsonNode full = trainJob == null ? null : JSON.valueToTree(trainJob).get("status");
       status = Normalize.status(full);
       if (c.podsWait()) {
@@ -278,12 +276,11 @@ final class ControllerRun {
     boolean holds(GenericKubernetesResource trainJob) throws Exception;
   }
 
-  /** Polls the TrainJob until {@code done}. */
-  private static void await(Lab lab, TrainerCase c, String namespace, TrainJobCondition done) {
+  /** Waits until the TrainJob as its watch last delivered it is {@code done}. */
+  private static void await(TrainerCase c, ConditionHistory history, TrainJobCondition done) {
     Awaitility.await(c.name() + ": " + c.trainJob()).atMost(c.timeout()).pollInterval(Duration.ofMillis(100))
         .until(() -> {
-          GenericKubernetesResource trainJob = lab.admin().genericKubernetesResources(
-              "trainer.kubeflow.org/v1alpha1", "TrainJob").inNamespace(namespace).withName(c.trainJob()).get();
+          GenericKubernetesResource trainJob = history.seen().trainJob();
           return trainJob != null && done.holds(trainJob);
         });
   }

@@ -95,13 +95,14 @@ public final class Lab implements AutoCloseable {
   private final String adminToken;
   private final int apiServerPort;
   private final Duration startup;
-  private final boolean unlimitedClients;
+  /** The client flags of kube-controller-manager and kube-scheduler ({@link #startForScale}), or none. */
+  private final List<String> clientLimits;
   private URI etcdUrl;
   private KubernetesClient admin;
 
   private Lab(LabBinaries binaries, Path work, int nodes, boolean unlimitedClients) throws Exception {
     this.binaries = binaries;
-    this.unlimitedClients = unlimitedClients;
+    this.clientLimits = unlimitedClients ? List.of("--kube-api-qps", "5000", "--kube-api-burst", "10000") : List.of();
     this.work = Files.createDirectories(work);
     this.ca = issuer.newAuthority();
     this.adminToken = HexFormat.of().formatHex(new SecureRandom().generateSeed(24));
@@ -141,11 +142,6 @@ public final class Lab implements AutoCloseable {
    */
   public static Lab startForScale(LabBinaries binaries, Path work, int nodes) throws Exception {
     return new Lab(binaries, work, nodes, true);
-  }
-
-  /** The client flags of kube-controller-manager and kube-scheduler: none, or no limit worth the name. */
-  private List<String> clientLimits() {
-    return unlimitedClients ? List.of("--kube-api-qps", "5000", "--kube-api-burst", "10000") : List.of();
   }
 
   /** How long {@link #start} took. */
@@ -364,7 +360,7 @@ public final class Lab implements AutoCloseable {
         "--service-account-private-key-file", dir.resolve("sa.key").toString(),
         "--root-ca-file", dir.resolve("ca.crt").toString(),
         "--cluster-name", "lab", "--v=1"));
-    command.addAll(clientLimits());
+    command.addAll(clientLimits);
     LabProcess manager = launch("kube-controller-manager", command);
     await("the ServiceAccount default/default exists", manager,
         () -> admin.serviceAccounts().inNamespace("default").withName("default").get() != null);
@@ -374,7 +370,7 @@ public final class Lab implements AutoCloseable {
     List<String> command = new ArrayList<>(List.of(binaries.command("kube-scheduler").toString(),
         "--kubeconfig", adminKubeconfig().toString(),
         "--bind-address", "127.0.0.1", "--secure-port", "0", "--leader-elect=false", "--v=1"));
-    command.addAll(clientLimits());
+    command.addAll(clientLimits);
     launch("kube-scheduler", command);
   }
 

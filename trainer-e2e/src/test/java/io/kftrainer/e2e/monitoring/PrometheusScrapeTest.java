@@ -82,7 +82,8 @@ class PrometheusScrapeTest {
         "127.0.0.1:" + metricsPort, SERVER_NAME, scraperToken(client), operatorCa(client),
         MONITORING.resolve("prometheus-rules.yaml"));
     // the burst in the scraped data, drawn by the dashboard's test
-    await("the first scrape").atMost(SCRAPED).until(() -> prometheus.query("up{job=\"" + Prometheus.JOB + "\"}"), up -> !up.isEmpty());
+    await("the first scrape").atMost(SCRAPED)
+        .until(() -> prometheus.query("up{job=\"" + Prometheus.JOB + "\"}"), up -> !up.isEmpty());
     burst(client);
   }
 
